@@ -1,0 +1,61 @@
+"""Tourist attractions (Ticket to Ride: New York).
+
+Locations marked ``attraction = true`` in the map file are tourist
+attractions. At the end each player scores :data:`POINTS_PER_ATTRACTION` for
+every attraction that at least one of their own routes touches, i.e. that is
+an endpoint of one of their claimed routes (engine decision E14). An
+attraction counts once per player; several players can each score it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ttr_core import GameState, MapField, ScoreLine, hookimpl
+
+#: The variant name this plugin is registered under.
+NAME = "attractions"
+#: Points per attraction touched.
+POINTS_PER_ATTRACTION = 1
+
+
+@hookimpl
+def ttr_map_fields() -> Sequence[MapField]:
+    return [
+        MapField(
+            table="locations",
+            name="attraction",
+            type=bool,
+            default=False,
+            doc="the location is a tourist attraction (New York)",
+        )
+    ]
+
+
+def attractions_touched(state: GameState, player: int) -> frozenset[str]:
+    """Names of the attractions at an end of one of ``player``'s routes."""
+    board = state.board
+    attractions = {loc.name for loc in board.locations if loc.extra.get("attraction")}
+    touched: set[str] = set()
+    for route_id in state.players[player].routes:
+        route = board.routes[route_id]
+        touched.update(end for end in (route.a, route.b) if end in attractions)
+    return frozenset(touched)
+
+
+@hookimpl
+def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
+    sheets = []
+    for seat in range(state.num_players):
+        touched = attractions_touched(state, seat)
+        sheets.append(
+            [
+                ScoreLine(
+                    kind=NAME,
+                    label=f"Tourist attractions touched: {len(touched)}",
+                    points=POINTS_PER_ATTRACTION * len(touched),
+                    detail=tuple(sorted(touched)),
+                )
+            ]
+        )
+    return sheets

@@ -1,0 +1,112 @@
+"""ttr-core: an embeddable, immutable rules engine for Ticket to Ride.
+
+The public surface::
+
+    import ttr_core
+    state = ttr_core.new_game("newyork", players=2, seed=7)
+    while not ttr_core.is_over(state):
+        action = ttr_core.legal_actions(state)[0]
+        state = ttr_core.apply(state, action)
+    scores = ttr_core.final_scores(state)
+
+Everything listed in ``__all__`` is stable; the modules behind it are not.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket
+from .engine import apply, is_over, legal_actions, new_game
+from .errors import (
+    GameNotOverError,
+    IllegalAction,
+    MapError,
+    MapProblem,
+    PlayerCountError,
+    PluginError,
+    Reason,
+    TtrError,
+    UnknownMapError,
+    UnknownVariantError,
+)
+from .hookspecs import MapField, hookimpl
+from .maploader import available_maps, load_map, parse_map
+from .payment import payment_options
+from .plugin_manager import (
+    GameRules,
+    available_variants,
+    register_variant,
+    unregister_variant,
+)
+from .scoring import FinalScores, ScoreLine, ScoreSheet, final_scores, score_sheets
+from .simulate import PlayoutResult, random_playout
+from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
+from .views import PlayerView, SeatView, player_view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GRAY",
+    "WILD",
+    "Action",
+    "Board",
+    "ClaimRoute",
+    "DrawBlind",
+    "DrawFaceUp",
+    "DrawTickets",
+    "FinalScores",
+    "GameNotOverError",
+    "GameRules",
+    "GameState",
+    "Hand",
+    "IllegalAction",
+    "KeepTickets",
+    "Location",
+    "MapError",
+    "MapField",
+    "MapProblem",
+    "MapRules",
+    "Pass",
+    "Pending",
+    "PendingKind",
+    "PlayerCountError",
+    "PlayerState",
+    "PlayerView",
+    "PlayoutResult",
+    "PluginError",
+    "Reason",
+    "Route",
+    "ScoreLine",
+    "ScoreSheet",
+    "SeatView",
+    "Termination",
+    "Ticket",
+    "TtrError",
+    "UnknownMapError",
+    "UnknownVariantError",
+    "__version__",
+    "apply",
+    "available_maps",
+    "available_variants",
+    "final_scores",
+    "hookimpl",
+    "is_over",
+    "legal_actions",
+    "load_map",
+    "new_game",
+    "parse_map",
+    "payment_options",
+    "player_view",
+    "random_playout",
+    "register_variant",
+    "score_sheets",
+    "unregister_variant",
+]

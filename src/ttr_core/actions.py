@@ -1,0 +1,78 @@
+"""Actions: one frozen class per decision a player can make.
+
+Every action names the seat that takes it, so ``apply`` can refuse an action
+made out of turn. Actions are values: equal actions compare and hash equal,
+so an app can test ``action in legal_actions(state)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+
+def _ticket_set(tickets: Iterable[int]) -> frozenset[int]:
+    return frozenset(tickets)
+
+
+@attrs.frozen
+class Action:
+    """Base class of every action; ``player`` is the seat taking it."""
+
+    player: int
+
+
+@attrs.frozen
+class DrawBlind(Action):
+    """Take the top card of the transportation deck."""
+
+
+@attrs.frozen
+class DrawFaceUp(Action):
+    """Take the face-up card in display slot ``slot`` (0-based)."""
+
+    slot: int
+
+
+@attrs.frozen
+class ClaimRoute(Action):
+    """Claim route ``route``, paying ``wilds`` wild cards and the rest in ``color``.
+
+    ``color`` is the colour of the non-wild cards paid; it is ``None`` exactly
+    when the route is paid with wilds alone (``wilds`` equal to its length).
+    For a coloured route it must be the route's colour; for a gray route any
+    one card colour.
+    """
+
+    route: int
+    color: str | None
+    wilds: int
+
+
+@attrs.frozen
+class DrawTickets(Action):
+    """Draw destination tickets; a :class:`KeepTickets` decision follows."""
+
+
+@attrs.frozen
+class KeepTickets(Action):
+    """Keep ``tickets`` (ids) of those offered; the rest are returned."""
+
+    tickets: frozenset[int] = attrs.field(converter=_ticket_set)
+
+
+@attrs.frozen
+class Pass(Action):
+    """Do nothing: legal only when no other action is (engine decision E1)."""
+
+
+#: The core's action classes (variants add their own).
+CORE_ACTIONS: tuple[type[Action], ...] = (
+    DrawBlind,
+    DrawFaceUp,
+    ClaimRoute,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)

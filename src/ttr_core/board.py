@@ -1,0 +1,179 @@
+"""The board: a map's fixed facts, loaded once and shared by every state.
+
+A :class:`Board` is frozen and holds everything that never changes during a
+game: locations, routes, tickets, the card colours and deck make-up, and the
+map's rule numbers (:class:`MapRules`). Variant data printed on the board
+(attractions, tolls, merchandise symbols, ...) lives in each entry's
+``extra`` mapping, under field names the variant's plugin declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+#: The colour name routes use when any one card colour pays for them.
+GRAY = "gray"
+#: The name of the wild card (locomotive, taxi, joker) in hands and payments.
+WILD = "wild"
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    if not value:
+        return _EMPTY
+    return MappingProxyType(dict(value))
+
+
+def _frozen_points(value: Mapping[int, int]) -> Mapping[int, int]:
+    return MappingProxyType(dict(value))
+
+
+@attrs.frozen
+class Location:
+    """A city or place on the board. ``extra`` holds variant fields."""
+
+    id: int
+    name: str
+    extra: Mapping[str, Any] = attrs.field(default=_EMPTY, converter=_frozen_mapping, eq=False)
+
+
+@attrs.frozen
+class Route:
+    """A route between two locations.
+
+    ``a`` and ``b`` are location names, ``color`` a card colour or ``"gray"``,
+    ``pair`` the id shared with its parallel route (``None`` for a single
+    route), ``partner`` the id of that parallel route. ``extra`` holds variant
+    fields (e.g. a toll).
+    """
+
+    id: int
+    a: str
+    b: str
+    color: str
+    length: int
+    pair: int | None = None
+    partner: int | None = None
+    extra: Mapping[str, Any] = attrs.field(default=_EMPTY, converter=_frozen_mapping, eq=False)
+
+
+@attrs.frozen
+class Ticket:
+    """A destination ticket (contract): two locations and a point value."""
+
+    id: int
+    a: str
+    b: str
+    points: int
+    extra: Mapping[str, Any] = attrs.field(default=_EMPTY, converter=_frozen_mapping, eq=False)
+
+
+@attrs.frozen
+class MapRules:
+    """Every per-map rule number. Nothing here is a constant in code.
+
+    Attributes:
+        min_players, max_players: the player counts the map supports.
+        cars_per_player: cars (trains, taxis, carts) each player starts with.
+        starting_hand: transportation cards dealt to each player.
+        display_size: face-up cards in the display.
+        max_face_up_wilds: most wilds the display may show; one more resets it.
+        start_tickets_dealt, start_tickets_keep: starting ticket choice.
+        draw_tickets, draw_tickets_keep: the ticket draw action.
+        returned_tickets: ``"bottom"`` (of the ticket deck) or ``"discard"``
+            (a ticket discard pile, shuffled into a new deck when it runs out).
+        route_points: points scored by a route, by length.
+        end_trigger_cars: a player ending a turn with this many cars or fewer
+            starts the final round.
+        both_pair_routes_min_players: with at least this many players both
+            routes of a double pair are usable; with fewer, claiming one closes
+            the other. Variants may override it (hook
+            ``ttr_both_pair_routes_usable``).
+        start_scores: score each seat starts with (by seat order).
+        default_variants: variants switched on when a game names none.
+    """
+
+    min_players: int
+    max_players: int
+    cars_per_player: int
+    starting_hand: int
+    display_size: int
+    max_face_up_wilds: int
+    start_tickets_dealt: int
+    start_tickets_keep: int
+    draw_tickets: int
+    draw_tickets_keep: int
+    returned_tickets: str
+    route_points: Mapping[int, int] = attrs.field(converter=_frozen_points)
+    end_trigger_cars: int
+    both_pair_routes_min_players: int
+    start_scores: tuple[int, ...] = ()
+    default_variants: tuple[str, ...] = ()
+
+
+@attrs.frozen(eq=False)
+class Board:
+    """A map: locations, routes, tickets, cards and rules. Frozen and shared.
+
+    Boards compare by identity: two loads of the same file are equal in
+    content but distinct objects; states only ever refer to one.
+
+    Card colours are indexed: ``colors[i]`` is colour ``i`` and the wild card
+    is index ``len(colors)`` (see :attr:`wild`). ``deck`` gives the number of
+    cards of each index.
+    """
+
+    id: str
+    name: str
+    source: str
+    locations: tuple[Location, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    colors: tuple[str, ...]
+    deck: tuple[int, ...]
+    rules: MapRules
+    aliases: tuple[str, ...] = ()
+    wild_name: str = WILD
+    #: Card names by index: the colours, then ``"wild"``.
+    card_names: tuple[str, ...] = attrs.field(init=False)
+    _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "card_names", (*self.colors, WILD))
+        object.__setattr__(self, "_location_index", {loc.name: loc.id for loc in self.locations})
+
+    @property
+    def wild(self) -> int:
+        """The card index of the wild card."""
+        return len(self.colors)
+
+    def location_id(self, name: str) -> int:
+        """The index of the location called ``name`` (``KeyError`` if none)."""
+        return self._location_index[name]
+
+    def card_index(self, name: str) -> int:
+        """The card index of a colour name or ``"wild"`` (``KeyError`` if none)."""
+        if name == WILD:
+            return self.wild
+        try:
+            return self.colors.index(name)
+        except ValueError:
+            raise KeyError(f"no card colour {name!r} on map {self.id!r}") from None
+
+    @property
+    def total_cards(self) -> int:
+        """Number of transportation cards in the game."""
+        return sum(self.deck)
+
+    @property
+    def total_spaces(self) -> int:
+        """Number of route spaces on the board."""
+        return sum(r.length for r in self.routes)
+
+    def __repr__(self) -> str:
+        return f"<Board {self.id!r}: {len(self.locations)} locations, {len(self.routes)} routes>"

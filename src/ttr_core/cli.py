@@ -1,0 +1,101 @@
+"""The ``ttr`` command: simulate games between random players and summarise them."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+from .errors import TtrError
+from .maploader import available_maps, load_map
+from .plugin_manager import available_variants
+from .simulate import PlayoutResult, random_playout
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ttr",
+        description="Simulate Ticket to Ride games between random players on a built-in map "
+        "(or a map file) and print the result.",
+    )
+    parser.add_argument(
+        "--map", default="newyork", help="map name or .toml path (default: newyork)"
+    )
+    parser.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
+    parser.add_argument(
+        "--variants",
+        help="comma-separated variants to switch on (default: the map's own; '' for none)",
+    )
+    parser.add_argument("--list", action="store_true", help="list the maps and variants, then exit")
+    return parser
+
+
+def _print_game(result: PlayoutResult, seed: int) -> None:
+    state = result.state
+    scores = result.scores
+    board = state.board
+    variants = ", ".join(state.rules.variants) or "none"
+    print(f"{board.name}: {state.num_players} players, seed {seed}, variants: {variants}")
+    print(f"{result.turns} turns, {result.actions} actions, ended by {scores.termination}")
+    for sheet in scores.sheets:
+        print(f"\nSeat {sheet.player}: {sheet.total} points")
+        for line in sheet.lines:
+            print(f"  {line.points:+4d}  {line.label}")
+    names = ", ".join(f"seat {w}" for w in scores.winners)
+    print(f"\nWinner{'s' if len(scores.winners) > 1 else ''}: {names}")
+
+
+def _print_many(results: list[PlayoutResult], elapsed: float) -> None:
+    first = results[0].state
+    seats = first.num_players
+    variants = ", ".join(first.rules.variants) or "none"
+    print(f"{first.board.name}: {len(results)} games, {seats} players, variants: {variants}")
+    wins = [0.0] * seats
+    for result in results:
+        for winner in result.scores.winners:
+            wins[winner] += 1 / len(result.scores.winners)
+    print(f"{'seat':>4}  {'win rate':>8}  {'mean score':>10}  {'mean tickets done':>17}")
+    for seat in range(seats):
+        mean = statistics.fmean(r.scores.sheets[seat].total for r in results)
+        done = statistics.fmean(r.scores.sheets[seat].tickets_completed for r in results)
+        print(f"{seat:>4}  {wins[seat] / len(results):>8.1%}  {mean:>10.1f}  {done:>17.2f}")
+    turns = statistics.fmean(r.turns for r in results)
+    actions = sum(r.actions for r in results)
+    stalemates = sum(1 for r in results if r.scores.termination == "stalemate")
+    print(f"mean turns per game: {turns:.1f}; stalemates: {stalemates}")
+    print(f"{len(results) / elapsed:.0f} games/s, {actions / elapsed:.0f} actions/s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    if args.list:
+        print("maps:", ", ".join(available_maps()))
+        print("variants:", ", ".join(available_variants()))
+        return 0
+    if args.games < 1:
+        print("ttr: --games must be at least 1", file=sys.stderr)
+        return 2
+    variants = None
+    if args.variants is not None:
+        variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    try:
+        board = load_map(args.map)
+        start = time.perf_counter()
+        results = [
+            random_playout(board, args.players, seed=args.seed + i, variants=variants)
+            for i in range(args.games)
+        ]
+        elapsed = time.perf_counter() - start
+    except TtrError as exc:
+        print(f"ttr: {exc}", file=sys.stderr)
+        return 2
+    if args.games == 1:
+        _print_game(results[0], args.seed)
+    else:
+        _print_many(results, elapsed)
+    return 0

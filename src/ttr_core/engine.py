@@ -1,0 +1,708 @@
+"""The rules engine: set up a game, list legal actions, apply an action.
+
+Pure functions over frozen states. Chance comes only from the seed carried
+in the state: every shuffle uses a generator seeded by ``(seed, number of
+shuffles so far)``, so ``(map, players, variants, seed, actions)`` reproduce a
+game exactly.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .board import GRAY, Board
+from .errors import IllegalAction, PlayerCountError, Reason
+from .maploader import load_map
+from .payment import ANY_COLOR, payment_ranges
+from .plugin_manager import game_rules, resolve_variants, run_chain
+from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState, Termination
+
+#: Most consecutive display resets done for one trigger (engine decision E3).
+MAX_DISPLAY_RESETS = 100
+
+_TURN = PendingKind.TURN
+_SECOND = PendingKind.SECOND_CARD
+_KEEP = PendingKind.KEEP_TICKETS
+_START = PendingKind.START_TICKETS
+
+
+def _rng(seed: int, shuffles: int) -> random.Random:
+    # A string seed is hashed (SHA-512) by random.Random: stable across runs
+    # and platforms, and independent for each (seed, shuffle number).
+    return random.Random(f"ttr-core:{seed}:{shuffles}")
+
+
+# ---------------------------------------------------------------------------
+# Preallocated actions: legal_actions hands out shared objects, no allocation
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class _ActionTable:
+    blind: tuple[DrawBlind, ...]
+    face_up: tuple[tuple[DrawFaceUp, ...], ...]
+    tickets: tuple[DrawTickets, ...]
+    passes: tuple[Pass, ...]
+    # claims[player][route][colour] -> actions indexed by wilds (0..length);
+    # index ``length`` is the all-wild payment (colour None).
+    claims: tuple[tuple[tuple[tuple[ClaimRoute, ...], ...], ...], ...]
+    turn: tuple[Pending, ...]
+    # (id, colour index or ANY_COLOR, length, partner id or -1) per route.
+    routes: tuple[tuple[int, int, int, int], ...]
+
+
+@functools.cache
+def _action_table(board: Board, players: int) -> _ActionTable:
+    names = board.colors
+    routes = tuple(
+        (
+            r.id,
+            ANY_COLOR if r.color == GRAY else names.index(r.color),
+            r.length,
+            -1 if r.partner is None else r.partner,
+        )
+        for r in board.routes
+    )
+    claims = tuple(
+        tuple(
+            tuple(
+                tuple(
+                    ClaimRoute(p, r.id, names[c] if w < r.length else None, w)
+                    for w in range(r.length + 1)
+                )
+                for c in range(len(names))
+            )
+            for r in board.routes
+        )
+        for p in range(players)
+    )
+    return _ActionTable(
+        blind=tuple(DrawBlind(p) for p in range(players)),
+        face_up=tuple(
+            tuple(DrawFaceUp(p, s) for s in range(board.rules.display_size)) for p in range(players)
+        ),
+        tickets=tuple(DrawTickets(p) for p in range(players)),
+        passes=tuple(Pass(p) for p in range(players)),
+        claims=claims,
+        turn=tuple(Pending(_TURN, p) for p in range(players)),
+        routes=routes,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Card supply
+# ---------------------------------------------------------------------------
+
+
+@attrs.define
+class _Supply:
+    """The transportation cards in play during one ``apply`` (mutable scratch)."""
+
+    seed: int
+    deck: tuple[int, ...]
+    display: tuple[int | None, ...]
+    discard: list[int]
+    shuffles: int
+
+    def draw(self) -> int | None:
+        """The top card of the deck, shuffling the discard pile in when the deck is empty."""
+        if not self.deck:
+            if not any(self.discard):
+                return None
+            cards = [card for card, n in enumerate(self.discard) for _ in range(n)]
+            _rng(self.seed, self.shuffles).shuffle(cards)
+            self.shuffles += 1
+            self.deck = tuple(cards)
+            self.discard = [0] * len(self.discard)
+        card = self.deck[0]
+        self.deck = self.deck[1:]
+        return card
+
+    def refill(self, slot: int, board: Board) -> None:
+        """Turn up a card in an emptied slot, then enforce the wild limit."""
+        display = list(self.display)
+        display[slot] = self.draw()
+        self.display = tuple(display)
+        self.check_wilds(board)
+
+    def check_wilds(self, board: Board) -> None:
+        """Reset the display while it shows too many wilds and a reset can help (E3)."""
+        wild = board.wild
+        limit = board.rules.max_face_up_wilds
+        resets = 0
+        while self.display.count(wild) > limit and resets < MAX_DISPLAY_RESETS:
+            shown = [c for c in self.display if c is not None]
+            pool = len(self.deck) + sum(self.discard) + len(shown)
+            pool_wild = self.deck.count(wild) + self.discard[wild] + shown.count(wild)
+            size = min(len(self.display), pool)
+            if pool - pool_wild < size - limit:
+                return  # no display with fewer wilds can be made: leave it
+            for card in shown:
+                self.discard[card] += 1
+            self.display = tuple(self.draw() for _ in self.display)
+            resets += 1
+
+    def can_draw(self) -> bool:
+        return bool(self.deck) or any(self.discard)
+
+
+def _can_take_second(
+    state_deck: tuple[int, ...], discard: Sequence[int], display: tuple[int | None, ...], wild: int
+) -> bool:
+    if state_deck or any(discard):
+        return True
+    return any(card is not None and card != wild for card in display)
+
+
+# ---------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------
+
+
+def new_game(
+    map: str | os.PathLike[str] | Board,
+    players: int,
+    seed: int = 0,
+    variants: Iterable[str] | None = None,
+) -> GameState:
+    """Set up a new game.
+
+    ``map`` is a built-in map name, a map file path or a loaded :class:`Board`.
+    ``variants`` names the variants to switch on; ``None`` means the map's
+    defaults and ``[]`` none at all. The state returned waits for the first
+    seat's starting ticket choice (engine decision E7).
+
+    Raises :class:`UnknownMapError`, :class:`MapError`,
+    :class:`UnknownVariantError` or :class:`PlayerCountError`.
+    """
+    board = map if isinstance(map, Board) else load_map(map)
+    low, high = board.rules.min_players, board.rules.max_players
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        raise PlayerCountError(board.id, players, low, high)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {seed!r}")
+    rules = game_rules(board, players, resolve_variants(board, variants))
+    mr = board.rules
+
+    cards = [card for card, n in enumerate(board.deck) for _ in range(n)]
+    _rng(seed, 0).shuffle(cards)
+    hands = [[0] * len(board.deck) for _ in range(players)]
+    for _ in range(mr.starting_hand):
+        for hand in hands:
+            hand[cards.pop(0)] += 1
+    supply = _Supply(seed, (), (), [0] * len(board.deck), 2)
+    display_cards = cards[: mr.display_size]
+    supply.deck = tuple(cards[mr.display_size :])
+    supply.display = tuple(display_cards)
+    supply.check_wilds(board)
+
+    ticket_ids = list(range(len(board.tickets)))
+    _rng(seed, 1).shuffle(ticket_ids)
+    offers = []
+    for _ in range(players):
+        offers.append(tuple(ticket_ids[: mr.start_tickets_dealt]))
+        del ticket_ids[: mr.start_tickets_dealt]
+
+    names = board.card_names
+    start_scores = mr.start_scores
+    state = GameState(
+        board=board,
+        rules=rules,
+        seed=seed,
+        players=tuple(
+            PlayerState(
+                hand=Hand(tuple(hands[p]), names),
+                tickets=(),
+                cars=mr.cars_per_player,
+                routes=(),
+                score=start_scores[p] if p < len(start_scores) else 0,
+            )
+            for p in range(players)
+        ),
+        deck=supply.deck,
+        display=supply.display,
+        discard=tuple(supply.discard),
+        ticket_deck=tuple(ticket_ids),
+        ticket_discard=(),
+        owners=(UNCLAIMED,) * len(board.routes),
+        pending=Pending(_START, 0, offers[0], min(mr.start_tickets_keep, len(offers[0]))),
+        start_offers=tuple(offers[1:]),
+        shuffles=supply.shuffles,
+    )
+    if rules.setup:
+        state = run_chain(rules.setup, state)
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+# ---------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the player to decide may take, exactly.
+
+    Each action listed applies without error; every other action is refused
+    by :func:`apply`. Empty once the game is over. ``Pass`` is listed only
+    when nothing else is legal (E1). Cached on the (immutable) state.
+    """
+    cached = state._legal_cache
+    if cached is None:
+        cached = _compute_legal(state)
+        object.__setattr__(state, "_legal_cache", cached)
+    return cached
+
+
+def _compute_legal(state: GameState) -> tuple[Action, ...]:
+    pending = state.pending
+    if pending is None:
+        return ()
+    rules = state.rules
+    kind = pending.kind
+    seat = pending.player
+    if kind == _TURN:
+        acts = _turn_actions(state, seat)
+    elif kind == _SECOND:
+        acts = _second_card_actions(state, seat)
+    elif kind in (_START, _KEEP):
+        acts = [
+            KeepTickets(seat, subset)
+            for size in range(pending.min_keep, len(pending.offered) + 1)
+            for subset in itertools.combinations(pending.offered, size)
+        ]
+    else:
+        acts = []
+    if rules.has_veto:
+        acts = [a for a in acts if rules.veto(state, a) is None]
+    if rules.has_extra_actions:
+        for extra in rules.pm.hook.ttr_extra_actions(state=state):
+            if extra:
+                acts.extend(extra)
+    if not acts and kind == _TURN:
+        acts = [_action_table(state.board, state.num_players).passes[seat]]
+    return tuple(acts)
+
+
+def _turn_actions(state: GameState, seat: int) -> list[Action]:
+    table = _action_table(state.board, state.num_players)
+    acts: list[Action] = []
+    if state.deck or any(state.discard):
+        acts.append(table.blind[seat])
+    face_up = table.face_up[seat]
+    for slot, card in enumerate(state.display):
+        if card is not None:
+            acts.append(face_up[slot])
+    player = state.players[seat]
+    counts = player.hand.counts
+    cars = player.cars
+    owners = state.owners
+    both_usable = state.rules.both_pair_routes_usable
+    wild = len(counts) - 1
+    claims = table.claims[seat]
+    for rid, colour, length, partner in table.routes:
+        if owners[rid] != UNCLAIMED or length > cars:
+            continue
+        if partner >= 0:
+            partner_owner = owners[partner]
+            if partner_owner != UNCLAIMED and (partner_owner == seat or not both_usable):
+                continue
+        route_claims = claims[rid]
+        for paid, fewest, most in payment_ranges(colour, length, counts, wild):
+            if paid == wild:
+                acts.append(route_claims[0][length])
+            else:
+                acts.extend(route_claims[paid][fewest : most + 1])
+    if state.ticket_deck or state.ticket_discard:
+        acts.append(table.tickets[seat])
+    return acts
+
+
+def _second_card_actions(state: GameState, seat: int) -> list[Action]:
+    table = _action_table(state.board, state.num_players)
+    acts: list[Action] = []
+    if state.deck or any(state.discard):
+        acts.append(table.blind[seat])
+    wild = state.board.wild
+    face_up = table.face_up[seat]
+    for slot, card in enumerate(state.display):
+        if card is not None and card != wild:
+            acts.append(face_up[slot])
+    return acts
+
+
+# ---------------------------------------------------------------------------
+# Apply
+# ---------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``. Pure: ``state`` is never changed.
+
+    Raises :class:`IllegalAction` (with a :class:`Reason`) for an action the
+    rules do not allow here.
+    """
+    pending = state.pending
+    if pending is None:
+        raise IllegalAction(Reason.GAME_OVER, "the game is over: no action can be taken")
+    player = getattr(action, "player", None)
+    if player != pending.player:
+        raise IllegalAction(
+            Reason.NOT_YOUR_TURN,
+            f"it is seat {pending.player}'s decision, not seat {player!r}'s",
+        )
+    handler = _HANDLERS.get(type(action))
+    rules = state.rules
+    if handler is None:
+        if rules.has_apply_action:
+            result = rules.pm.hook.ttr_apply_action(state=state, action=action)
+            if result is not None:
+                return result  # type: ignore[no-any-return]
+        raise IllegalAction(Reason.UNKNOWN_ACTION, f"no rule applies {action!r}")
+    if not isinstance(pending.kind, PendingKind):
+        raise IllegalAction(
+            Reason.WRONG_PHASE, f"the game waits for a {pending.kind!r} decision, not {action!r}"
+        )
+    if rules.has_veto:
+        reason = rules.veto(state, action)
+        if reason is not None:
+            raise IllegalAction(Reason.VETOED, reason)
+    return handler(state, action)
+
+
+def _wrong_phase(state: GameState, action: Action) -> IllegalAction:
+    assert state.pending is not None
+    return IllegalAction(
+        Reason.WRONG_PHASE,
+        f"{type(action).__name__} is not allowed now: the game waits for "
+        f"{state.pending.kind.replace('_', ' ')}",
+    )
+
+
+def _supply(state: GameState) -> _Supply:
+    return _Supply(state.seed, state.deck, state.display, list(state.discard), state.shuffles)
+
+
+def _with_hand(player: PlayerState, counts: list[int], **changes: Any) -> PlayerState:
+    return attrs.evolve(player, hand=Hand(tuple(counts), player.hand.names), **changes)
+
+
+def _replace_player(
+    players: tuple[PlayerState, ...], seat: int, new: PlayerState
+) -> tuple[PlayerState, ...]:
+    return (*players[:seat], new, *players[seat + 1 :])
+
+
+def _apply_draw_blind(state: GameState, action: Action) -> GameState:
+    assert state.pending is not None
+    kind = state.pending.kind
+    if kind != _TURN and kind != _SECOND:
+        raise _wrong_phase(state, action)
+    supply = _supply(state)
+    card = supply.draw()
+    if card is None:
+        raise IllegalAction(Reason.NO_CARD_TO_DRAW, "the deck and the discard pile are both empty")
+    # A blind wild is an ordinary card: the draw goes on (unless this was the second).
+    return _take_card_blind(state, supply, action.player, card, second=kind == _SECOND)
+
+
+def _take_card_blind(
+    state: GameState, supply: _Supply, seat: int, card: int, second: bool
+) -> GameState:
+    counts = list(state.players[seat].hand.counts)
+    counts[card] += 1
+    changes = _card_changes(state, supply, seat, counts)
+    if not second and _can_take_second(
+        supply.deck, supply.discard, supply.display, state.board.wild
+    ):
+        changes["pending"] = Pending(_SECOND, seat)
+        return attrs.evolve(state, **changes)
+    return _finish_turn(state, changes, passed=False)
+
+
+def _card_changes(
+    state: GameState, supply: _Supply, seat: int, counts: list[int]
+) -> dict[str, Any]:
+    return {
+        "players": _replace_player(state.players, seat, _with_hand(state.players[seat], counts)),
+        "deck": supply.deck,
+        "display": supply.display,
+        "discard": tuple(supply.discard),
+        "shuffles": supply.shuffles,
+    }
+
+
+def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
+    assert state.pending is not None and isinstance(action, DrawFaceUp)
+    kind = state.pending.kind
+    if kind != _TURN and kind != _SECOND:
+        raise _wrong_phase(state, action)
+    slot = action.slot
+    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(state.display):
+        raise IllegalAction(
+            Reason.BAD_SLOT,
+            f"slot {slot!r} does not exist: slots are 0 to {len(state.display) - 1}",
+        )
+    card = state.display[slot]
+    if card is None:
+        raise IllegalAction(Reason.EMPTY_SLOT, f"face-up slot {slot} is empty")
+    wild = state.board.wild
+    if kind == _SECOND and card == wild:
+        raise IllegalAction(
+            Reason.WILD_AS_SECOND_CARD, "a face-up wild cannot be taken as the second card"
+        )
+    supply = _supply(state)
+    supply.refill(slot, state.board)
+    seat = action.player
+    counts = list(state.players[seat].hand.counts)
+    counts[card] += 1
+    changes = _card_changes(state, supply, seat, counts)
+    # A face-up wild taken first is the whole draw; a second card ends it too.
+    if (
+        kind == _TURN
+        and card != wild
+        and _can_take_second(supply.deck, supply.discard, supply.display, wild)
+    ):
+        changes["pending"] = Pending(_SECOND, seat)
+        return attrs.evolve(state, **changes)
+    return _finish_turn(state, changes, passed=False)
+
+
+def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
+    """Why ``action`` may not be applied, or ``None`` if it may."""
+    board = state.board
+    rid = action.route
+    if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < len(board.routes):
+        return IllegalAction(Reason.UNKNOWN_ROUTE, f"there is no route {rid!r} on {board.id}")
+    route = board.routes[rid]
+    seat = action.player
+    desc = f"route {rid} ({route.a}–{route.b}, {route.color} {route.length})"
+    if state.owners[rid] != UNCLAIMED:
+        return IllegalAction(
+            Reason.ROUTE_CLAIMED, f"{desc} is already claimed by seat {state.owners[rid]}"
+        )
+    if route.partner is not None:
+        partner_owner = state.owners[route.partner]
+        if partner_owner == seat:
+            return IllegalAction(
+                Reason.OWNS_PARALLEL_ROUTE,
+                f"seat {seat} owns route {route.partner}, the parallel route of {desc}",
+            )
+        if partner_owner != UNCLAIMED and not state.rules.both_pair_routes_usable:
+            return IllegalAction(
+                Reason.PARALLEL_ROUTE_CLOSED,
+                f"{desc} is closed: its parallel route {route.partner} is claimed and with "
+                f"{state.num_players} players only one route of a pair is used",
+            )
+    player = state.players[seat]
+    if player.cars < route.length:
+        return IllegalAction(
+            Reason.NOT_ENOUGH_CARS,
+            f"{desc} needs {route.length} cars; seat {seat} has {player.cars}",
+        )
+    wilds = action.wilds
+    if isinstance(wilds, bool) or not isinstance(wilds, int) or not 0 <= wilds <= route.length:
+        return IllegalAction(
+            Reason.BAD_PAYMENT, f"wilds must be 0 to {route.length}, not {wilds!r}"
+        )
+    color = action.color
+    counts = player.hand.counts
+    if wilds == route.length:
+        if color is not None:
+            return IllegalAction(
+                Reason.BAD_PAYMENT, "a payment with wilds alone names no colour (color=None)"
+            )
+    else:
+        if color not in board.colors:
+            return IllegalAction(
+                Reason.BAD_PAYMENT,
+                f"colour {color!r} is not a card colour "
+                f"(expected one of {', '.join(board.colors)})",
+            )
+        if route.color != GRAY and color != route.color:
+            return IllegalAction(
+                Reason.CARDS_DO_NOT_PAY, f"{desc} must be paid in {route.color}, not {color}"
+            )
+        need = route.length - wilds
+        have = counts[board.colors.index(color)]
+        if have < need:
+            return IllegalAction(
+                Reason.CARDS_DO_NOT_PAY,
+                f"paying {desc} needs {need} {color} cards; seat {seat} has {have}",
+            )
+    if counts[board.wild] < wilds:
+        return IllegalAction(
+            Reason.CARDS_DO_NOT_PAY,
+            f"paying {desc} needs {wilds} wilds; seat {seat} has {counts[board.wild]}",
+        )
+    return None
+
+
+def _apply_claim(state: GameState, action: Action) -> GameState:
+    assert state.pending is not None and isinstance(action, ClaimRoute)
+    if state.pending.kind != _TURN:
+        raise _wrong_phase(state, action)
+    error = _claim_error(state, action)
+    if error is not None:
+        raise error
+    board = state.board
+    route = board.routes[action.route]
+    seat = action.player
+    player = state.players[seat]
+    counts = list(player.hand.counts)
+    discard = list(state.discard)
+    if action.color is not None:
+        colour = board.colors.index(action.color)
+        paid = route.length - action.wilds
+        counts[colour] -= paid
+        discard[colour] += paid
+    counts[board.wild] -= action.wilds
+    discard[board.wild] += action.wilds
+    new_player = _with_hand(
+        player,
+        counts,
+        cars=player.cars - route.length,
+        routes=(*player.routes, route.id),
+        score=player.score + board.rules.route_points[route.length],
+    )
+    owners = list(state.owners)
+    owners[route.id] = seat
+    changes: dict[str, Any] = {
+        "players": _replace_player(state.players, seat, new_player),
+        "discard": tuple(discard),
+        "owners": tuple(owners),
+    }
+    after = state.rules.after_claim
+    if after:
+        claimed = run_chain(after, attrs.evolve(state, **changes), player=seat, route=route.id)
+        return _finish_turn(claimed, {}, passed=False)
+    return _finish_turn(state, changes, passed=False)
+
+
+def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
+    assert state.pending is not None
+    if state.pending.kind != _TURN:
+        raise _wrong_phase(state, action)
+    deck = state.ticket_deck
+    discard = state.ticket_discard
+    shuffles = state.shuffles
+    if not deck and discard:
+        pile = list(discard)
+        _rng(state.seed, shuffles).shuffle(pile)
+        deck, discard, shuffles = tuple(pile), (), shuffles + 1
+    if not deck:
+        raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
+    rules = state.board.rules
+    count = min(rules.draw_tickets, len(deck))
+    offered = deck[:count]
+    return attrs.evolve(
+        state,
+        ticket_deck=deck[count:],
+        ticket_discard=discard,
+        shuffles=shuffles,
+        pending=Pending(_KEEP, action.player, offered, min(rules.draw_tickets_keep, count)),
+    )
+
+
+def _apply_keep(state: GameState, action: Action) -> GameState:
+    pending = state.pending
+    assert pending is not None and isinstance(action, KeepTickets)
+    if pending.kind != _KEEP and pending.kind != _START:
+        raise _wrong_phase(state, action)
+    chosen = action.tickets
+    stray = sorted(t for t in chosen if t not in pending.offered)
+    if stray:
+        raise IllegalAction(
+            Reason.NOT_OFFERED,
+            f"tickets {stray} were not offered (offered: {list(pending.offered)})",
+        )
+    if len(chosen) < pending.min_keep:
+        raise IllegalAction(
+            Reason.TOO_FEW_TICKETS_KEPT,
+            f"must keep at least {pending.min_keep} of {len(pending.offered)} tickets, "
+            f"not {len(chosen)}",
+        )
+    kept = tuple(t for t in pending.offered if t in chosen)
+    returned = tuple(t for t in pending.offered if t not in chosen)
+    seat = action.player
+    player = state.players[seat]
+    changes: dict[str, Any] = {
+        "players": _replace_player(
+            state.players, seat, attrs.evolve(player, tickets=player.tickets + kept)
+        ),
+    }
+    if state.board.rules.returned_tickets == "discard":
+        changes["ticket_discard"] = state.ticket_discard + returned
+    else:
+        changes["ticket_deck"] = state.ticket_deck + returned
+    if pending.kind == _KEEP:
+        return _finish_turn(state, changes, passed=False)
+    # Starting choice: the next seat chooses, or the first turn begins (E7).
+    offers = state.start_offers
+    if offers:
+        keep = min(state.board.rules.start_tickets_keep, len(offers[0]))
+        changes["pending"] = Pending(_START, seat + 1, offers[0], keep)
+        changes["start_offers"] = offers[1:]
+    else:
+        changes["pending"] = _action_table(state.board, state.num_players).turn[0]
+    return attrs.evolve(state, **changes)
+
+
+def _apply_pass(state: GameState, action: Action) -> GameState:
+    if legal_actions(state) != (action,):
+        raise IllegalAction(
+            Reason.PASS_NOT_ALLOWED, "pass is allowed only when no other action is legal"
+        )
+    return _finish_turn(state, {}, passed=True)
+
+
+def _finish_turn(state: GameState, changes: dict[str, Any], passed: bool) -> GameState:
+    """End the current seat's turn: final-round and stalemate bookkeeping, next seat."""
+    assert state.pending is not None
+    seat = state.pending.player
+    n = state.num_players
+    players = changes.get("players", state.players)
+    final = state.final_turns
+    if final < 0:
+        if players[seat].cars <= state.board.rules.end_trigger_cars:
+            final = n  # every seat, the trigger included, plays one more turn (E8)
+    else:
+        final -= 1
+    passes = state.passes + 1 if passed else 0
+    termination = None
+    if final == 0:
+        termination = Termination.CARS
+    elif passes >= n:
+        termination = Termination.STALEMATE  # a full round of passes (E2)
+    changes["final_turns"] = final
+    changes["passes"] = passes
+    changes["turn"] = state.turn + 1
+    changes["termination"] = termination
+    changes["pending"] = None if termination else _action_table(state.board, n).turn[(seat + 1) % n]
+    new = attrs.evolve(state, **changes)
+    between = state.rules.between_turns
+    if between and termination is None:
+        new = run_chain(between, new)
+    return new
+
+
+_HANDLERS = {
+    DrawBlind: _apply_draw_blind,
+    DrawFaceUp: _apply_draw_face_up,
+    ClaimRoute: _apply_claim,
+    DrawTickets: _apply_draw_tickets,
+    KeepTickets: _apply_keep,
+    Pass: _apply_pass,
+}
+
+
+def is_over(state: GameState) -> bool:
+    """Whether the game has ended (no player has a decision to make)."""
+    return state.termination is not None

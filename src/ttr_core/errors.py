@@ -1,0 +1,122 @@
+"""The one exception hierarchy of ttr-core.
+
+Every error the library raises on bad input derives from :class:`TtrError`.
+Each names what was wrong and what was expected, so that an app can show the
+message to a person and a program can branch on the typed class (and, for
+illegal actions, on the machine-readable :class:`Reason`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+
+import attrs
+
+
+class TtrError(Exception):
+    """Base class of every error raised by ttr-core."""
+
+
+class Reason(enum.StrEnum):
+    """Machine-readable reason codes carried by :class:`IllegalAction`."""
+
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_PHASE = "wrong_phase"
+    UNKNOWN_ACTION = "unknown_action"
+    UNKNOWN_ROUTE = "unknown_route"
+    ROUTE_CLAIMED = "route_claimed"
+    PARALLEL_ROUTE_CLOSED = "parallel_route_closed"
+    OWNS_PARALLEL_ROUTE = "owns_parallel_route"
+    NOT_ENOUGH_CARS = "not_enough_cars"
+    BAD_PAYMENT = "bad_payment"
+    CARDS_DO_NOT_PAY = "cards_do_not_pay"
+    NO_CARD_TO_DRAW = "no_card_to_draw"
+    EMPTY_SLOT = "empty_slot"
+    BAD_SLOT = "bad_slot"
+    WILD_AS_SECOND_CARD = "wild_as_second_card"
+    NO_TICKETS_LEFT = "no_tickets_left"
+    NOT_OFFERED = "ticket_not_offered"
+    TOO_FEW_TICKETS_KEPT = "too_few_tickets_kept"
+    PASS_NOT_ALLOWED = "pass_not_allowed"
+    VETOED = "vetoed_by_variant"
+
+
+class IllegalAction(TtrError, ValueError):
+    """An action that the rules do not allow in this state.
+
+    ``reason`` is a :class:`Reason` code (or a variant's own string code);
+    ``str(error)`` is a sentence for people. The state the action was applied
+    to is never changed (states are immutable).
+    """
+
+    def __init__(self, reason: Reason | str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.reason!r}, {self.message!r})"
+
+
+@attrs.frozen
+class MapProblem:
+    """One problem found in a map file: where it is and what is wrong."""
+
+    source: str
+    entry: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.entry}: {self.message}"
+
+
+class MapError(TtrError, ValueError):
+    """A map file that cannot be used. ``problems`` lists *all* that were found."""
+
+    def __init__(self, problems: Iterable[MapProblem]) -> None:
+        self.problems = tuple(problems)
+        count = len(self.problems)
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"{count} problem{'s' if count != 1 else ''} in map data:\n{lines}")
+
+
+class UnknownMapError(TtrError, LookupError):
+    """A map name that is neither a built-in map nor an existing file."""
+
+    def __init__(self, name: str, available: Iterable[str]) -> None:
+        self.name = name
+        self.available = tuple(available)
+        super().__init__(
+            f"unknown map {name!r}: expected one of {', '.join(self.available)} "
+            "or the path of a .toml map file"
+        )
+
+
+class UnknownVariantError(TtrError, LookupError):
+    """A variant name that no installed plugin provides."""
+
+    def __init__(self, name: str, available: Iterable[str]) -> None:
+        self.name = name
+        self.available = tuple(available)
+        known = ", ".join(self.available) or "none installed"
+        super().__init__(f"unknown variant {name!r}: expected one of {known}")
+
+
+class PlayerCountError(TtrError, ValueError):
+    """A player count outside the map's range."""
+
+    def __init__(self, map_name: str, players: object, low: int, high: int) -> None:
+        self.players = players
+        self.low = low
+        self.high = high
+        super().__init__(f"map {map_name!r} is played by {low} to {high} players, not {players!r}")
+
+
+class PluginError(TtrError):
+    """A plugin that is broken: bad hook implementation, conflicting state key."""
+
+
+class GameNotOverError(TtrError):
+    """Final scores were asked of a game that has not ended."""

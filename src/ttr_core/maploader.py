@@ -1,0 +1,545 @@
+"""Loading map files (TOML) into validated, frozen :class:`Board` objects.
+
+The format is documented in ``docs/map-format.md``. Loading checks
+everything and raises one :class:`MapError` listing *all* problems, each with
+the file and the entry it concerns.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket
+from .errors import MapError, MapProblem, UnknownMapError
+from .hookspecs import MapField
+from .plugin_manager import declared_map_fields, validate_variant_fields
+
+#: The map format version this loader reads.
+FORMAT_VERSION = 1
+_RETURNED = ("bottom", "discard")
+_TOP_KEYS = {"format", "map", "cards", "rules", "components", "board"}
+_MAP_KEYS = {"id", "name", "aliases", "players", "variants"}
+_CARDS_KEYS = {"colors", "wild", "wild_name"}
+_RULES_KEYS = {
+    "cars_per_player",
+    "starting_hand",
+    "display_size",
+    "max_face_up_wilds",
+    "end_trigger_cars",
+    "both_pair_routes_min_players",
+    "start_scores",
+    "tickets",
+    "route_points",
+}
+_TICKET_RULE_KEYS = {"start_dealt", "start_keep", "draw", "draw_keep", "returned"}
+_COMPONENT_KEYS = {"locations", "routes", "double_pairs", "spaces", "tickets", "cards"}
+_CORE_ENTRY_KEYS = {
+    "locations": {"name"},
+    "routes": {"id", "a", "b", "color", "length", "pair"},
+    "tickets": {"id", "a", "b", "points"},
+}
+
+
+class _Checker:
+    """Collects problems instead of stopping at the first."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.problems: list[MapProblem] = []
+
+    def add(self, entry: str, message: str) -> None:
+        self.problems.append(MapProblem(self.source, entry, message))
+
+    def table(self, data: Mapping[str, Any], key: str, entry: str) -> Mapping[str, Any]:
+        value = data.get(key)
+        if value is None:
+            self.add(entry, f"missing table [{key}]")
+            return {}
+        if not isinstance(value, Mapping):
+            self.add(entry, f"[{key}] must be a table, not {type(value).__name__}")
+            return {}
+        return value
+
+    def unknown_keys(self, data: Mapping[str, Any], allowed: set[str], entry: str) -> None:
+        for key in data:
+            if key not in allowed:
+                self.add(
+                    entry, f"unknown key {key!r} (expected one of: {', '.join(sorted(allowed))})"
+                )
+
+    def integer(
+        self,
+        data: Mapping[str, Any],
+        key: str,
+        entry: str,
+        *,
+        low: int = 0,
+        default: int | None = None,
+    ) -> int:
+        value = data.get(key, default)
+        if value is None:
+            self.add(entry, f"missing {key!r} (a whole number ≥ {low})")
+            return low
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            self.add(entry, f"{key!r} must be a whole number ≥ {low}, not {value!r}")
+            return low
+        return value
+
+    def string(self, data: Mapping[str, Any], key: str, entry: str) -> str:
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            self.add(entry, f"{key!r} must be a non-empty string, not {value!r}")
+            return ""
+        return value
+
+    def string_list(self, data: Mapping[str, Any], key: str, entry: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.add(entry, f"{key!r} must be a list of strings, not {value!r}")
+            return ()
+        return tuple(value)
+
+
+def _check_extra(
+    check: _Checker, table: str, item: Mapping[str, Any], entry: str, fields: Mapping[str, MapField]
+) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    core = _CORE_ENTRY_KEYS[table]
+    for key, value in item.items():
+        if key in core:
+            continue
+        field = fields.get(key)
+        if field is None:
+            expected = sorted(core | set(fields))
+            check.add(entry, f"unknown field {key!r} (expected one of: {', '.join(expected)})")
+            continue
+        if isinstance(value, bool) != (field.type is bool) or not isinstance(value, field.type):
+            check.add(entry, f"field {key!r} must be of type {field.type.__name__}, not {value!r}")
+            continue
+        extra[key] = value
+    for key, field in fields.items():
+        extra.setdefault(key, field.default)
+    return extra
+
+
+def parse_map(text: str, source: str = "<map>") -> Board:
+    """Parse and validate map data given as TOML text.
+
+    ``source`` names the file in error messages. Raises :class:`MapError`
+    listing every problem found.
+    """
+    check = _Checker(source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MapError([MapProblem(source, "file", f"not valid TOML: {exc}")]) from None
+
+    check.unknown_keys(data, _TOP_KEYS, "file")
+    if data.get("format") != FORMAT_VERSION:
+        check.add("file", f"'format' must be {FORMAT_VERSION}, not {data.get('format')!r}")
+
+    meta = check.table(data, "map", "[map]")
+    check.unknown_keys(meta, _MAP_KEYS, "[map]")
+    map_id = check.string(meta, "id", "[map]")
+    name = check.string(meta, "name", "[map]")
+    aliases = check.string_list(meta, "aliases", "[map]")
+    default_variants = check.string_list(meta, "variants", "[map]")
+    players = meta.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+        or not 1 <= players[0] <= players[1]
+    ):
+        check.add("[map]", f"'players' must be [min, max] with 1 ≤ min ≤ max, not {players!r}")
+        players = [1, 1]
+
+    colors, deck, wild_name = _parse_cards(check, check.table(data, "cards", "[cards]"))
+    rules = _parse_rules(check, check.table(data, "rules", "[rules]"), players, default_variants)
+
+    board_data = check.table(data, "board", "[board]")
+    check.unknown_keys(board_data, {"locations", "routes", "tickets"}, "[board]")
+    fields: dict[str, dict[str, MapField]] = {"locations": {}, "routes": {}, "tickets": {}}
+    for field in declared_map_fields():
+        if field.table in fields:
+            fields[field.table][field.name] = field
+
+    locations = _parse_locations(check, board_data, fields["locations"])
+    names = {loc.name for loc in locations}
+    routes = _parse_routes(check, board_data, fields["routes"], names, colors, rules)
+    tickets = _parse_tickets(check, board_data, fields["tickets"], names)
+
+    _check_components(check, data.get("components"), locations, routes, tickets, deck)
+    _check_enough_components(check, rules, deck, tickets, colors, routes)
+
+    if check.problems:
+        raise MapError(check.problems)
+    board = Board(
+        id=map_id,
+        name=name,
+        source=source,
+        locations=locations,
+        routes=routes,
+        tickets=tickets,
+        colors=colors,
+        deck=deck,
+        rules=rules,
+        aliases=aliases,
+        wild_name=wild_name,
+    )
+    variant_problems = validate_variant_fields(board)
+    if variant_problems:
+        raise MapError(MapProblem(source, "variant fields", msg) for msg in variant_problems)
+    return board
+
+
+def _parse_cards(
+    check: _Checker, cards: Mapping[str, Any]
+) -> tuple[tuple[str, ...], tuple[int, ...], str]:
+    check.unknown_keys(cards, _CARDS_KEYS, "[cards]")
+    raw_colors = cards.get("colors")
+    colors: list[str] = []
+    counts: list[int] = []
+    if not isinstance(raw_colors, Mapping) or not raw_colors:
+        check.add("[cards]", "'colors' must be a table of colour = number of cards")
+    else:
+        for color, count in raw_colors.items():
+            if color in (GRAY, WILD):
+                check.add("[cards]", f"{color!r} is reserved and cannot be a card colour")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                check.add("[cards]", f"colour {color!r} must have a whole number ≥ 1 of cards")
+                count = 0
+            colors.append(color)
+            counts.append(count)
+    wild = check.integer(cards, "wild", "[cards]")
+    wild_name = cards.get("wild_name", WILD)
+    if not isinstance(wild_name, str):
+        check.add("[cards]", "'wild_name' must be a string")
+        wild_name = WILD
+    return tuple(colors), (*counts, wild), wild_name
+
+
+def _parse_rules(
+    check: _Checker, rules: Mapping[str, Any], players: list[int], default_variants: tuple[str, ...]
+) -> MapRules:
+    check.unknown_keys(rules, _RULES_KEYS, "[rules]")
+    tickets = check.table(rules, "tickets", "[rules]")
+    check.unknown_keys(tickets, _TICKET_RULE_KEYS, "[rules.tickets]")
+    start_dealt = check.integer(tickets, "start_dealt", "[rules.tickets]", low=1)
+    start_keep = check.integer(tickets, "start_keep", "[rules.tickets]", low=1)
+    draw = check.integer(tickets, "draw", "[rules.tickets]", low=1)
+    draw_keep = check.integer(tickets, "draw_keep", "[rules.tickets]", low=1)
+    if start_keep > start_dealt:
+        check.add(
+            "[rules.tickets]", f"start_keep ({start_keep}) exceeds start_dealt ({start_dealt})"
+        )
+    if draw_keep > draw:
+        check.add("[rules.tickets]", f"draw_keep ({draw_keep}) exceeds draw ({draw})")
+    returned = tickets.get("returned")
+    if returned not in _RETURNED:
+        check.add("[rules.tickets]", f"'returned' must be one of {_RETURNED}, not {returned!r}")
+        returned = "bottom"
+
+    points_raw = check.table(rules, "route_points", "[rules]")
+    route_points: dict[int, int] = {}
+    for length, points in points_raw.items():
+        if not str(length).isdigit() or int(length) < 1:
+            check.add("[rules.route_points]", f"length {length!r} must be a whole number ≥ 1")
+            continue
+        if isinstance(points, bool) or not isinstance(points, int):
+            check.add("[rules.route_points]", f"points for length {length} must be a whole number")
+            continue
+        route_points[int(length)] = points
+
+    start_scores_raw = rules.get("start_scores", [0] * players[1])
+    if (
+        not isinstance(start_scores_raw, list)
+        or len(start_scores_raw) < players[1]
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in start_scores_raw)
+    ):
+        check.add(
+            "[rules]", f"'start_scores' must list a whole number for each of {players[1]} seats"
+        )
+        start_scores_raw = [0] * players[1]
+
+    return MapRules(
+        min_players=players[0],
+        max_players=players[1],
+        cars_per_player=check.integer(rules, "cars_per_player", "[rules]", low=1),
+        starting_hand=check.integer(rules, "starting_hand", "[rules]"),
+        display_size=check.integer(rules, "display_size", "[rules]", low=1),
+        max_face_up_wilds=check.integer(rules, "max_face_up_wilds", "[rules]"),
+        start_tickets_dealt=start_dealt,
+        start_tickets_keep=start_keep,
+        draw_tickets=draw,
+        draw_tickets_keep=draw_keep,
+        returned_tickets=returned,
+        route_points=route_points,
+        end_trigger_cars=check.integer(rules, "end_trigger_cars", "[rules]"),
+        both_pair_routes_min_players=check.integer(
+            rules, "both_pair_routes_min_players", "[rules]", low=1
+        ),
+        start_scores=tuple(start_scores_raw),
+        default_variants=default_variants,
+    )
+
+
+def _entries(check: _Checker, board_data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    items = board_data.get(key)
+    if not isinstance(items, list) or not items:
+        check.add("[board]", f"'{key}' must be a non-empty list of tables")
+        return []
+    good = []
+    for i, item in enumerate(items):
+        if isinstance(item, Mapping):
+            good.append(item)
+        else:
+            check.add(f"{key}[{i}]", f"must be a table, not {item!r}")
+    return good
+
+
+def _parse_locations(
+    check: _Checker, board_data: Mapping[str, Any], fields: Mapping[str, MapField]
+) -> tuple[Location, ...]:
+    locations: list[Location] = []
+    seen: set[str] = set()
+    for i, item in enumerate(_entries(check, board_data, "locations")):
+        entry = f"location {i}"
+        name = check.string(item, "name", entry)
+        entry = f"location {i} ({name!r})"
+        if name in seen:
+            check.add(entry, "duplicate location name")
+        seen.add(name)
+        locations.append(Location(i, name, _check_extra(check, "locations", item, entry, fields)))
+    return tuple(locations)
+
+
+def _check_ids(check: _Checker, kind: str, ids: list[int]) -> None:
+    seen: set[int] = set()
+    for ident in ids:
+        if ident in seen:
+            check.add(f"{kind} {ident}", f"duplicate {kind} id")
+        seen.add(ident)
+    expected = set(range(len(ids)))
+    if seen != expected and len(seen) == len(ids):
+        check.add(f"{kind}s", f"{kind} ids must be 0..{len(ids) - 1}; got {sorted(seen)}")
+
+
+def _endpoints(
+    check: _Checker, item: Mapping[str, Any], entry: str, names: set[str]
+) -> tuple[str, str]:
+    a = check.string(item, "a", entry)
+    b = check.string(item, "b", entry)
+    for end in (a, b):
+        if end and end not in names:
+            check.add(entry, f"unknown location {end!r}")
+    if a and a == b:
+        check.add(entry, f"both ends are {a!r}")
+    return a, b
+
+
+def _parse_routes(
+    check: _Checker,
+    board_data: Mapping[str, Any],
+    fields: Mapping[str, MapField],
+    names: set[str],
+    colors: tuple[str, ...],
+    rules: MapRules,
+) -> tuple[Route, ...]:
+    parsed: list[tuple[int, str, str, str, int, int | None, dict[str, Any]]] = []
+    for i, item in enumerate(_entries(check, board_data, "routes")):
+        ident = check.integer(item, "id", f"route #{i}", default=-1)
+        entry = f"route {ident}"
+        a, b = _endpoints(check, item, entry, names)
+        color = check.string(item, "color", entry)
+        if color and color != GRAY and color not in colors:
+            check.add(entry, f"bad colour {color!r} (expected gray or one of: {', '.join(colors)})")
+        length = check.integer(item, "length", entry, low=1)
+        if rules.route_points and length not in rules.route_points:
+            check.add(entry, f"length {length} has no entry in [rules.route_points]")
+        pair = item.get("pair")
+        if pair is not None and (isinstance(pair, bool) or not isinstance(pair, int)):
+            check.add(entry, f"'pair' must be a whole number, not {pair!r}")
+            pair = None
+        extra = _check_extra(check, "routes", item, entry, fields)
+        parsed.append((ident, a, b, color, length, pair, extra))
+    _check_ids(check, "route", [p[0] for p in parsed])
+
+    by_pair: dict[int, list[int]] = {}
+    for ident, _a, _b, _c, _l, pair, _e in parsed:
+        if pair is not None:
+            by_pair.setdefault(pair, []).append(ident)
+    partner: dict[int, int] = {}
+    by_id = {p[0]: p for p in parsed}
+    for pair, members in by_pair.items():
+        if len(members) != 2:
+            check.add(
+                f"pair {pair}", f"a pair needs exactly 2 routes, found {len(members)}: {members}"
+            )
+            continue
+        r1, r2 = (by_id[m] for m in members)
+        if {r1[1], r1[2]} != {r2[1], r2[2]}:
+            check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} join different locations")
+        if r1[4] != r2[4]:
+            check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} differ in length")
+        partner[r1[0]] = r2[0]
+        partner[r2[0]] = r1[0]
+    ends_seen: dict[frozenset[str], int] = {}
+    for ident, a, b, _c, _l, _p, _e in parsed:
+        ends = frozenset((a, b))
+        other = ends_seen.get(ends)
+        if other is not None and partner.get(ident) != other:
+            check.add(
+                f"route {ident}", f"duplicates route {other} ({a}–{b}) without sharing its pair"
+            )
+        ends_seen.setdefault(ends, ident)
+    routes = [
+        Route(ident, a, b, color, length, pair, partner.get(ident), extra)
+        for ident, a, b, color, length, pair, extra in parsed
+    ]
+    return tuple(sorted(routes, key=lambda r: r.id))
+
+
+def _parse_tickets(
+    check: _Checker, board_data: Mapping[str, Any], fields: Mapping[str, MapField], names: set[str]
+) -> tuple[Ticket, ...]:
+    tickets: list[Ticket] = []
+    for i, item in enumerate(_entries(check, board_data, "tickets")):
+        ident = check.integer(item, "id", f"ticket #{i}", default=-1)
+        entry = f"ticket {ident}"
+        a, b = _endpoints(check, item, entry, names)
+        points = check.integer(item, "points", entry, low=1)
+        tickets.append(
+            Ticket(ident, a, b, points, _check_extra(check, "tickets", item, entry, fields))
+        )
+    _check_ids(check, "ticket", [t.id for t in tickets])
+    return tuple(sorted(tickets, key=lambda t: t.id))
+
+
+def _check_components(
+    check: _Checker,
+    declared: Any,
+    locations: tuple[Location, ...],
+    routes: tuple[Route, ...],
+    tickets: tuple[Ticket, ...],
+    deck: tuple[int, ...],
+) -> None:
+    if declared is None:
+        return
+    if not isinstance(declared, Mapping):
+        check.add("[components]", "must be a table of declared counts")
+        return
+    check.unknown_keys(declared, _COMPONENT_KEYS, "[components]")
+    actual = {
+        "locations": len(locations),
+        "routes": len(routes),
+        "double_pairs": sum(1 for r in routes if r.partner is not None) // 2,
+        "spaces": sum(r.length for r in routes),
+        "tickets": len(tickets),
+        "cards": sum(deck),
+    }
+    for key, value in declared.items():
+        if key in actual and value != actual[key]:
+            check.add("[components]", f"declares {value} {key} but the data has {actual[key]}")
+
+
+def _check_enough_components(
+    check: _Checker,
+    rules: MapRules,
+    deck: tuple[int, ...],
+    tickets: tuple[Ticket, ...],
+    colors: tuple[str, ...],
+    routes: tuple[Route, ...],
+) -> None:
+    most = rules.max_players
+    if sum(deck) < most * rules.starting_hand + rules.display_size:
+        check.add(
+            "[cards]",
+            f"{sum(deck)} cards cannot deal {rules.starting_hand} to {most} players "
+            f"and lay {rules.display_size} face up",
+        )
+    if tickets and len(tickets) < most * rules.start_tickets_dealt:
+        check.add(
+            "[rules.tickets]",
+            f"{len(tickets)} tickets cannot deal {rules.start_tickets_dealt} to {most} players",
+        )
+    if rules.max_face_up_wilds >= rules.display_size:
+        check.add("[rules]", "max_face_up_wilds must be smaller than display_size")
+    for route in routes:
+        if route.color in colors:
+            need = route.length
+            have = deck[colors.index(route.color)] + deck[-1]
+            if have < need:
+                check.add(
+                    f"route {route.id}",
+                    f"needs {need} {route.color} cards; the deck holds {have} with wilds",
+                )
+
+
+# ---------------------------------------------------------------------------
+# Finding maps by name
+# ---------------------------------------------------------------------------
+
+
+def _builtin_dir() -> Path:
+    packaged = Path(str(resources.files("ttr_core") / "maps"))
+    if packaged.is_dir():
+        return packaged
+    # An editable install runs from the source tree, where the maps folder
+    # sits at the top of the repository rather than inside the package.
+    return Path(__file__).resolve().parents[2] / "maps"
+
+
+@functools.cache
+def _builtin_index() -> dict[str, Path]:
+    """Built-in map files by id and alias."""
+    index: dict[str, Path] = {}
+    folder = _builtin_dir()
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.toml")):
+            index[path.stem] = path
+            try:
+                meta = tomllib.loads(path.read_text(encoding="utf-8")).get("map", {})
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+            for alias in meta.get("aliases", []):
+                index.setdefault(str(alias).lower(), path)
+    return index
+
+
+def available_maps() -> tuple[str, ...]:
+    """The names of the built-in maps."""
+    return tuple(sorted({path.stem for path in _builtin_index().values()}))
+
+
+def load_map(name_or_path: str | os.PathLike[str]) -> Board:
+    """Load a built-in map by name (or alias), or a map file by path.
+
+    The same file is loaded once and then shared (a changed file is loaded
+    again). Raises :class:`UnknownMapError` for a name that is neither, and
+    :class:`MapError` for a file that is not a valid map.
+    """
+    key = os.fspath(name_or_path)
+    path = _builtin_index().get(key.lower())
+    if path is None:
+        candidate = Path(key)
+        if candidate.suffix == ".toml" or candidate.exists():
+            if not candidate.is_file():
+                raise UnknownMapError(key, available_maps())
+            path = candidate
+        else:
+            raise UnknownMapError(key, available_maps())
+    stat = path.stat()
+    return _load_file(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_file(path: str, _mtime_ns: int, _size: int) -> Board:
+    text = Path(path).read_text(encoding="utf-8")
+    return parse_map(text, source=Path(path).name)

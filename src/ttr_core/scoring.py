@@ -1,0 +1,147 @@
+"""Final scoring: a score sheet of labelled lines per player, and the winners."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from .errors import GameNotOverError
+from .state import GameState, Termination
+
+
+@attrs.frozen
+class ScoreLine:
+    """One line of a score sheet.
+
+    ``kind`` groups lines (``"start"``, ``"routes"``, ``"ticket"``, or a
+    variant's name); ``ref`` is the ticket id for ticket lines; ``detail``
+    optional supporting facts (e.g. the attractions touched).
+    """
+
+    kind: str
+    label: str
+    points: int
+    ref: int | None = None
+    detail: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ScoreSheet:
+    """A player's final score: the lines and their total.
+
+    ``total`` is computed from the running score kept during play plus the
+    end-of-game lines, so a test that it equals the sum of ``lines`` checks
+    the route points recounted from the board against those scored in play.
+    """
+
+    player: int
+    lines: tuple[ScoreLine, ...]
+    total: int
+    tickets_completed: int
+    tickets_failed: int
+
+
+@attrs.frozen
+class FinalScores:
+    """Every player's score sheet, the winners (after the tie-break) and how the game ended."""
+
+    sheets: tuple[ScoreSheet, ...]
+    winners: tuple[int, ...]
+    termination: Termination | None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total."""
+        return tuple(sheet.total for sheet in self.sheets)
+
+
+def connected_pairs(board_locations: int, edges: Iterable[tuple[int, int]]) -> list[int]:
+    """Union-find over ``edges``: the component root of every location."""
+    parent = list(range(board_locations))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in edges:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+    return [find(x) for x in range(board_locations)]
+
+
+def completed_tickets(state: GameState, player: int) -> tuple[bool, ...]:
+    """For each of ``player``'s tickets (in order), whether its ends are joined
+    by that player's own routes (engine decision E15)."""
+    board = state.board
+    loc = board.location_id
+    edges = [(loc(board.routes[r].a), loc(board.routes[r].b)) for r in state.players[player].routes]
+    root = connected_pairs(len(board.locations), edges)
+    result = []
+    for ticket_id in state.players[player].tickets:
+        ticket = board.tickets[ticket_id]
+        result.append(root[loc(ticket.a)] == root[loc(ticket.b)])
+    return tuple(result)
+
+
+def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
+    """Every player's score sheet for the state as it is (the game need not be over)."""
+    board = state.board
+    rules = state.rules
+    plugin_lines: list[Sequence[Sequence[ScoreLine]]] = []
+    if rules.has_score_lines:
+        # pluggy calls the last-registered plugin first; sheets list plugins
+        # in the game's variant order.
+        plugin_lines = [r for r in reversed(rules.pm.hook.ttr_score_lines(state=state)) if r]
+    sheets = []
+    for seat, player in enumerate(state.players):
+        lines: list[ScoreLine] = []
+        start = board.rules.start_scores[seat] if seat < len(board.rules.start_scores) else 0
+        if start:
+            lines.append(ScoreLine("start", "Starting score", start))
+        route_points = sum(board.rules.route_points[board.routes[r].length] for r in player.routes)
+        lines.append(ScoreLine("routes", f"Routes claimed: {len(player.routes)}", route_points))
+        total = player.score
+        completed = failed = 0
+        for ticket_id, done in zip(player.tickets, completed_tickets(state, seat), strict=True):
+            ticket = board.tickets[ticket_id]
+            points = ticket.points if done else -ticket.points
+            total += points
+            if done:
+                completed += 1
+            else:
+                failed += 1
+            status = "completed" if done else "failed"
+            label = f"Ticket {ticket.a} – {ticket.b} ({ticket.points}): {status}"
+            lines.append(ScoreLine("ticket", label, points, ref=ticket_id))
+        for per_plugin in plugin_lines:
+            for line in per_plugin[seat]:
+                lines.append(line)
+                total += line.points
+        sheets.append(ScoreSheet(seat, tuple(lines), total, completed, failed))
+    return tuple(sheets)
+
+
+def winners(sheets: Sequence[ScoreSheet]) -> tuple[int, ...]:
+    """Highest total wins; a tie goes to the most completed tickets; then shared."""
+    best = max(sheet.total for sheet in sheets)
+    tied = [sheet for sheet in sheets if sheet.total == best]
+    most = max(sheet.tickets_completed for sheet in tied)
+    return tuple(sheet.player for sheet in tied if sheet.tickets_completed == most)
+
+
+def final_scores(state: GameState) -> FinalScores:
+    """The final score sheets and winners of a finished game.
+
+    Raises :class:`GameNotOverError` if the game is not over; use
+    :func:`score_sheets` for a provisional count.
+    """
+    if not state.is_over:
+        raise GameNotOverError(
+            "final_scores() needs a finished game; use score_sheets() for a provisional count"
+        )
+    sheets = score_sheets(state)
+    return FinalScores(sheets, winners(sheets), state.termination)

@@ -1,0 +1,189 @@
+"""The game state: frozen, flat, and shared structurally between moves.
+
+Cards are card indices (see :class:`ttr_core.board.Board`): ``deck`` is the
+draw pile with its top at index 0, ``display`` the face-up slots (``None`` for
+a slot that could not be refilled), ``discard`` the discard pile as counts per
+card index (its order never matters: it is shuffled before reuse).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .board import Board
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .plugin_manager import GameRules
+
+#: ``GameState.owners`` value of a route nobody has claimed.
+UNCLAIMED = -1
+
+
+@attrs.frozen(repr=False)
+class Hand(Mapping[str, int]):
+    """A player's transportation cards: a mapping colour name → count.
+
+    ``counts`` is the same data by card index (colours, then wild), which is
+    what the engine works with.
+    """
+
+    counts: tuple[int, ...]
+    names: tuple[str, ...] = attrs.field(eq=False, hash=False)
+
+    def __getitem__(self, name: str) -> int:
+        try:
+            return self.counts[self.names.index(name)]
+        except ValueError:
+            raise KeyError(name) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @property
+    def total(self) -> int:
+        """Number of cards in the hand."""
+        return sum(self.counts)
+
+    def __repr__(self) -> str:
+        held = ", ".join(f"{n}={c}" for n, c in zip(self.names, self.counts, strict=True) if c)
+        return f"Hand({held})"
+
+
+@attrs.frozen
+class PlayerState:
+    """One seat: hand, kept tickets (ids), cars left, routes claimed (ids), score.
+
+    ``score`` is the running score: the seat's start score plus the points of
+    its claimed routes (plus any in-play points a variant awards).
+    """
+
+    hand: Hand
+    tickets: tuple[int, ...]
+    cars: int
+    routes: tuple[int, ...]
+    score: int
+
+
+class PendingKind(enum.StrEnum):
+    """The core's kinds of pending decision. Variants use their own strings."""
+
+    START_TICKETS = "start_tickets"
+    TURN = "turn"
+    SECOND_CARD = "second_card"
+    KEEP_TICKETS = "keep_tickets"
+
+
+@attrs.frozen
+class Pending:
+    """The decision the game waits for: who decides, and what kind it is.
+
+    For ticket choices, ``offered`` holds the ticket ids on offer and
+    ``min_keep`` how many must be kept. ``data`` is free for a variant's own
+    pending decisions.
+    """
+
+    kind: str
+    player: int
+    offered: tuple[int, ...] = ()
+    min_keep: int = 0
+    data: Any = None
+
+
+class Termination(enum.StrEnum):
+    """How a game ended."""
+
+    #: The final round after a player ran low on cars was played out.
+    CARS = "cars"
+    #: Every player passed in turn for a full round (engine decision E2).
+    STALEMATE = "stalemate"
+
+
+@attrs.frozen(repr=False)
+class GameState:
+    """Everything that changes during a game. Immutable: ``apply`` returns a new one.
+
+    Stable read access: ``board``, ``players``, ``current_player``. The rest
+    may change between versions.
+    """
+
+    board: Board = attrs.field(eq=False)
+    rules: GameRules = attrs.field(eq=False)
+    seed: int
+    players: tuple[PlayerState, ...]
+    deck: tuple[int, ...]
+    display: tuple[int | None, ...]
+    discard: tuple[int, ...]
+    ticket_deck: tuple[int, ...]
+    ticket_discard: tuple[int, ...]
+    #: Owner seat of each route by id, or ``UNCLAIMED``.
+    owners: tuple[int, ...]
+    pending: Pending | None
+    #: Tickets dealt at setup to seats that have not yet made their choice.
+    start_offers: tuple[tuple[int, ...], ...] = ()
+    #: Turns left in the final round; ``-1`` until the end is triggered.
+    final_turns: int = -1
+    #: Consecutive passes (engine decision E2).
+    passes: int = 0
+    #: Turns completed (the starting ticket choice is not a turn).
+    turn: int = 0
+    #: Shuffles done so far: each reshuffle draws fresh chance from ``seed``.
+    shuffles: int = 0
+    termination: Termination | None = None
+    #: Variant state: sorted ``(key, value)`` pairs owned by plugins.
+    variant_state: tuple[tuple[str, Any], ...] = ()
+    _legal_cache: tuple[Action, ...] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False
+    )
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision the game waits for; ``None`` once it is over."""
+        pending = self.pending
+        return None if pending is None else pending.player
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return len(self.players)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.termination is not None
+
+    def owner(self, route: int) -> int | None:
+        """The seat owning route ``route``, or ``None`` if it is unclaimed."""
+        owner = self.owners[route]
+        return None if owner == UNCLAIMED else owner
+
+    def variant(self, key: str, default: Any = None) -> Any:
+        """The variant state stored under ``key`` (``default`` if none)."""
+        for k, value in self.variant_state:
+            if k == key:
+                return value
+        return default
+
+    def with_variant(self, key: str, value: Any) -> GameState:
+        """A copy of this state with variant state ``key`` set to ``value``."""
+        slots = dict(self.variant_state)
+        slots[key] = value
+        return attrs.evolve(self, variant_state=tuple(sorted(slots.items())))
+
+    def __repr__(self) -> str:
+        status = (
+            f"over ({self.termination})"
+            if self.termination
+            else f"seat {self.current_player} to {self.pending.kind if self.pending else '?'}"
+        )
+        return (
+            f"<GameState {self.board.id} {self.num_players}p turn {self.turn}: {status}, "
+            f"scores {[p.score for p in self.players]}>"
+        )
