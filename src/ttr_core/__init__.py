@@ -24,7 +24,7 @@ from .actions import (
     Pass,
 )
 from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket
-from .engine import apply, is_over, legal_actions, new_game
+from .engine import apply, end_turn, is_over, legal_actions, new_game
 from .errors import (
     GameNotOverError,
     IllegalAction,
@@ -96,6 +96,7 @@ __all__ = [
     "apply",
     "available_maps",
     "available_variants",
+    "end_turn",
     "final_scores",
     "hookimpl",
     "is_over",

@@ -9,9 +9,8 @@ map's rule numbers (:class:`MapRules`). Variant data printed on the board
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, TypeVar
 
 import attrs
 
@@ -20,17 +19,48 @@ GRAY = "gray"
 #: The name of the wild card (locomotive, taxi, joker) in hands and payments.
 WILD = "wild"
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenMap(Mapping[K, V]):
+    """A read-only, hashable, picklable mapping (unlike ``MappingProxyType``)."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
+        self._data: dict[K, V] = dict(data)
+
+    def __getitem__(self, key: K) -> V:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._data.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"
+
+    def __reduce__(self) -> tuple[type[FrozenMap[K, V]], tuple[dict[K, V]]]:
+        return (FrozenMap, (self._data,))
+
+
+_EMPTY: FrozenMap[str, Any] = FrozenMap()
 
 
 def _frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     if not value:
         return _EMPTY
-    return MappingProxyType(dict(value))
+    return FrozenMap(value)
 
 
 def _frozen_points(value: Mapping[int, int]) -> Mapping[int, int]:
-    return MappingProxyType(dict(value))
+    return FrozenMap(value)
 
 
 @attrs.frozen
@@ -174,6 +204,12 @@ class Board:
     def total_spaces(self) -> int:
         """Number of route spaces on the board."""
         return sum(r.length for r in self.routes)
+
+    def __copy__(self) -> Board:
+        return self  # immutable and shared by every state of a game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        return self
 
     def __repr__(self) -> str:
         return f"<Board {self.id!r}: {len(self.locations)} locations, {len(self.routes)} routes>"

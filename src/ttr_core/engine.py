@@ -19,7 +19,7 @@ import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board
-from .errors import IllegalAction, PlayerCountError, Reason
+from .errors import IllegalAction, PlayerCountError, PluginError, Reason
 from .maploader import load_map
 from .payment import ANY_COLOR, payment_ranges
 from .plugin_manager import game_rules, resolve_variants, run_chain
@@ -32,6 +32,7 @@ _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD
 _KEEP = PendingKind.KEEP_TICKETS
 _START = PendingKind.START_TICKETS
+_CORE_KINDS = frozenset(PendingKind)
 
 
 def _rng(seed: int, shuffles: int) -> random.Random:
@@ -286,7 +287,14 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
         for extra in rules.pm.hook.ttr_extra_actions(state=state):
             if extra:
                 acts.extend(extra)
-    if not acts and kind == _TURN:
+    if not acts:
+        if kind != _TURN:
+            # Only a turn can be passed; any other decision left without a
+            # choice would stall the game, which only a plugin can cause.
+            raise PluginError(
+                f"no legal action for the pending {kind!r} decision of seat {seat}: "
+                f"variants {', '.join(rules.variants) or 'none'} vetoed or offered none"
+            )
         acts = [_action_table(state.board, state.num_players).passes[seat]]
     return tuple(acts)
 
@@ -366,15 +374,18 @@ def apply(state: GameState, action: Action) -> GameState:
             if result is not None:
                 return result  # type: ignore[no-any-return]
         raise IllegalAction(Reason.UNKNOWN_ACTION, f"no rule applies {action!r}")
-    if not isinstance(pending.kind, PendingKind):
+    if pending.kind not in _CORE_KINDS:
         raise IllegalAction(
             Reason.WRONG_PHASE, f"the game waits for a {pending.kind!r} decision, not {action!r}"
         )
-    if rules.has_veto:
+    new = handler(state, action)
+    # Vetoes are asked only of actions the core allows (so a wrong phase is
+    # reported as such); Pass, the action of last resort, cannot be vetoed.
+    if rules.has_veto and type(action) is not Pass:
         reason = rules.veto(state, action)
         if reason is not None:
             raise IllegalAction(Reason.VETOED, reason)
-    return handler(state, action)
+    return new
 
 
 def _wrong_phase(state: GameState, action: Action) -> IllegalAction:
@@ -579,6 +590,17 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         "discard": tuple(discard),
         "owners": tuple(owners),
     }
+    if state.display.count(board.wild) > board.rules.max_face_up_wilds:
+        # A display left with too many wilds (E3) is reset as soon as the
+        # cards just discarded make a better one possible.
+        supply = _Supply(state.seed, state.deck, state.display, discard, state.shuffles)
+        supply.check_wilds(board)
+        changes.update(
+            deck=supply.deck,
+            display=supply.display,
+            discard=tuple(supply.discard),
+            shuffles=supply.shuffles,
+        )
     after = state.rules.after_claim
     if after:
         claimed = run_chain(after, attrs.evolve(state, **changes), player=seat, route=route.id)
@@ -701,6 +723,17 @@ _HANDLERS = {
     KeepTickets: _apply_keep,
     Pass: _apply_pass,
 }
+
+
+def end_turn(state: GameState) -> GameState:
+    """End the current seat's turn as the core does after any turn action.
+
+    For plugins whose own actions (``ttr_apply_action``) complete a turn: the
+    final-round count, the next seat and the between-turns hooks all follow.
+    """
+    if state.pending is None:
+        raise IllegalAction(Reason.GAME_OVER, "the game is over: no turn can end")
+    return _finish_turn(state, {}, passed=False)
 
 
 def is_over(state: GameState) -> bool:

@@ -115,7 +115,7 @@ class PlayerCountError(TtrError, ValueError):
 
 
 class PluginError(TtrError):
-    """A plugin that is broken: bad hook implementation, conflicting state key."""
+    """A broken plugin: an unknown or misused hook, a conflicting map field, a stalled decision."""
 
 
 class GameNotOverError(TtrError):

@@ -19,8 +19,10 @@ Three kinds of hook:
 * **first-result** hooks (``firstresult=True``) stop at the first plugin that
   returns something other than ``None``;
 * **chained** hooks take a state and return a new state (or ``None`` for "no
-  change"); each plugin receives the state the previous one returned, in
-  registration order (the order of the game's variant list).
+  change"); each plugin receives the state the previous one returned, in the
+  order of the game's variant list. They are called directly from the
+  resolved rule set (not through pluggy's caller, for speed), so they take no
+  ``wrapper``/``tryfirst``/``trylast`` marker and are not traced.
 
 Variant state: a plugin keeps its own frozen data in the game state under
 keys prefixed with its variant name (``"tolls"``, ``"tolls.bank"``); read it
@@ -80,8 +82,9 @@ class MapField:
 def ttr_map_fields() -> Sequence[MapField]:
     """Declare the variant fields this plugin reads from map files.
 
-    Called once per process over *every installed* plugin (not only those a
-    game switches on), so that any map can be loaded and checked. A key in a
+    Called over *every installed* plugin (not only those a game switches on)
+    each time a map file is parsed, so that any map can be loaded and checked.
+    Two plugins may not declare the same field. A key in a
     map entry that no plugin declares is reported as an unknown field.
 
     :return: the fields; their values are type-checked by the loader and
@@ -143,10 +146,12 @@ def ttr_setup(state: GameState) -> GameState | None:
 def ttr_veto_action(state: GameState, action: Action) -> str | None:
     """Forbid an action the core would allow.
 
-    Called for every core-legal action while listing legal actions and before
-    applying one. Return a sentence saying why the action is forbidden, or
-    ``None`` to abstain. Any veto forbids the action (it is then refused by
-    ``apply`` with reason ``vetoed_by_variant``).
+    Called for every core-legal action while listing legal actions, and by
+    ``apply`` for an action the core allows. Return a sentence saying why the
+    action is forbidden, or ``None`` to abstain. Any veto forbids the action
+    (``apply`` refuses it with reason ``vetoed_by_variant``). ``Pass`` cannot
+    be vetoed; a decision other than a turn left with no action at all raises
+    :class:`ttr_core.PluginError`.
     """
     raise NotImplementedError
 
@@ -212,9 +217,10 @@ def ttr_between_turns(state: GameState) -> GameState | None:
 def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]] | None:
     """Final-scoring lines of the plugin, one sequence per seat.
 
-    Called once when final scores are computed, after the core's route and
-    ticket lines. Lines appear in each score sheet in plugin order. Return
-    ``None`` to add nothing.
+    Called each time score sheets are counted (``final_scores`` and the
+    provisional ``score_sheets``), after the core's route and ticket lines.
+    Lines appear in each score sheet in plugin order. Return ``None`` to add
+    nothing.
     """
     raise NotImplementedError
 

@@ -18,7 +18,7 @@ from typing import Any
 from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket
 from .errors import MapError, MapProblem, UnknownMapError
 from .hookspecs import MapField
-from .plugin_manager import declared_map_fields, validate_variant_fields
+from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
 
 #: The map format version this loader reads.
 FORMAT_VERSION = 1
@@ -91,6 +91,17 @@ class _Checker:
             return low
         return value
 
+    def identifier(self, data: Mapping[str, Any], entry: str) -> int | None:
+        """An entry's ``id``: a whole number ≥ 0, or ``None`` (reported) if missing or bad."""
+        value = data.get("id")
+        if value is None:
+            self.add(entry, "missing 'id' (a whole number ≥ 0)")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            self.add(entry, f"'id' must be a whole number ≥ 0, not {value!r}")
+            return None
+        return value
+
     def string(self, data: Mapping[str, Any], key: str, entry: str) -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
@@ -141,8 +152,9 @@ def parse_map(text: str, source: str = "<map>") -> Board:
         raise MapError([MapProblem(source, "file", f"not valid TOML: {exc}")]) from None
 
     check.unknown_keys(data, _TOP_KEYS, "file")
-    if data.get("format") != FORMAT_VERSION:
-        check.add("file", f"'format' must be {FORMAT_VERSION}, not {data.get('format')!r}")
+    version = data.get("format")
+    if type(version) is not int or version != FORMAT_VERSION:
+        check.add("file", f"'format' must be {FORMAT_VERSION}, not {version!r}")
 
     meta = check.table(data, "map", "[map]")
     check.unknown_keys(meta, _MAP_KEYS, "[map]")
@@ -247,9 +259,11 @@ def _parse_rules(
         returned = "bottom"
 
     points_raw = check.table(rules, "route_points", "[rules]")
+    if not points_raw and "route_points" in rules:
+        check.add("[rules.route_points]", "must give the points of at least one route length")
     route_points: dict[int, int] = {}
     for length, points in points_raw.items():
-        if not str(length).isdigit() or int(length) < 1:
+        if not (str(length).isascii() and str(length).isdigit()) or int(length) < 1:
             check.add("[rules.route_points]", f"length {length!r} must be a whole number ≥ 1")
             continue
         if isinstance(points, bool) or not isinstance(points, int):
@@ -354,21 +368,22 @@ def _parse_routes(
 ) -> tuple[Route, ...]:
     parsed: list[tuple[int, str, str, str, int, int | None, dict[str, Any]]] = []
     for i, item in enumerate(_entries(check, board_data, "routes")):
-        ident = check.integer(item, "id", f"route #{i}", default=-1)
-        entry = f"route {ident}"
+        ident = check.identifier(item, f"route #{i}")
+        entry = f"route {ident}" if ident is not None else f"route #{i}"
         a, b = _endpoints(check, item, entry, names)
         color = check.string(item, "color", entry)
         if color and color != GRAY and color not in colors:
             check.add(entry, f"bad colour {color!r} (expected gray or one of: {', '.join(colors)})")
         length = check.integer(item, "length", entry, low=1)
-        if rules.route_points and length not in rules.route_points:
+        if length not in rules.route_points:
             check.add(entry, f"length {length} has no entry in [rules.route_points]")
         pair = item.get("pair")
         if pair is not None and (isinstance(pair, bool) or not isinstance(pair, int)):
             check.add(entry, f"'pair' must be a whole number, not {pair!r}")
             pair = None
         extra = _check_extra(check, "routes", item, entry, fields)
-        parsed.append((ident, a, b, color, length, pair, extra))
+        if ident is not None:
+            parsed.append((ident, a, b, color, length, pair, extra))
     _check_ids(check, "route", [p[0] for p in parsed])
 
     by_pair: dict[int, list[int]] = {}
@@ -411,13 +426,13 @@ def _parse_tickets(
 ) -> tuple[Ticket, ...]:
     tickets: list[Ticket] = []
     for i, item in enumerate(_entries(check, board_data, "tickets")):
-        ident = check.integer(item, "id", f"ticket #{i}", default=-1)
-        entry = f"ticket {ident}"
+        ident = check.identifier(item, f"ticket #{i}")
+        entry = f"ticket {ident}" if ident is not None else f"ticket #{i}"
         a, b = _endpoints(check, item, entry, names)
         points = check.integer(item, "points", entry, low=1)
-        tickets.append(
-            Ticket(ident, a, b, points, _check_extra(check, "tickets", item, entry, fields))
-        )
+        extra = _check_extra(check, "tickets", item, entry, fields)
+        if ident is not None:
+            tickets.append(Ticket(ident, a, b, points, extra))
     _check_ids(check, "ticket", [t.id for t in tickets])
     return tuple(sorted(tickets, key=lambda t: t.id))
 
@@ -498,18 +513,20 @@ def _builtin_dir() -> Path:
 
 @functools.cache
 def _builtin_index() -> dict[str, Path]:
-    """Built-in map files by id and alias."""
+    """Built-in map files by lower-cased file name, map id and alias."""
     index: dict[str, Path] = {}
     folder = _builtin_dir()
     if folder.is_dir():
         for path in sorted(folder.glob("*.toml")):
-            index[path.stem] = path
+            index[path.stem.lower()] = path
             try:
                 meta = tomllib.loads(path.read_text(encoding="utf-8")).get("map", {})
-            except (OSError, tomllib.TOMLDecodeError):
-                continue
-            for alias in meta.get("aliases", []):
-                index.setdefault(str(alias).lower(), path)
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue  # reported when the map itself is loaded
+            names = [meta.get("id"), *meta.get("aliases", [])]
+            for alias in names:
+                if isinstance(alias, str):
+                    index.setdefault(alias.lower(), path)
     return index
 
 
@@ -536,10 +553,15 @@ def load_map(name_or_path: str | os.PathLike[str]) -> Board:
         else:
             raise UnknownMapError(key, available_maps())
     stat = path.stat()
-    return _load_file(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    # Keyed by the installed plugins too: their map fields shape the board.
+    return _load_file(str(path.resolve()), stat.st_mtime_ns, stat.st_size, plugins_generation())
 
 
 @functools.lru_cache(maxsize=64)
-def _load_file(path: str, _mtime_ns: int, _size: int) -> Board:
-    text = Path(path).read_text(encoding="utf-8")
-    return parse_map(text, source=Path(path).name)
+def _load_file(path: str, _mtime_ns: int, _size: int, _plugins: int) -> Board:
+    name = Path(path).name
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise MapError([MapProblem(name, "file", f"not UTF-8 text: {exc}")]) from None
+    return parse_map(text, source=name)

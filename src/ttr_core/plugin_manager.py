@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 import pluggy
@@ -27,10 +27,17 @@ from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField
 if TYPE_CHECKING:
     from .state import GameState
 
-#: Set ``TTR_TRACE_HOOKS=1`` to print every hook call to stderr.
+#: Set ``TTR_TRACE_HOOKS=1`` (before games are set up) to print the hook calls
+#: pluggy dispatches to stderr; chained hooks are called directly and not traced.
 TRACE_ENV = "TTR_TRACE_HOOKS"
 
 _registered: dict[str, object] = {}
+_generation = 0
+
+
+def plugins_generation() -> int:
+    """A number that changes whenever a variant is registered or unregistered."""
+    return _generation
 
 
 @functools.cache
@@ -65,13 +72,18 @@ def register_variant(name: str, plugin: object) -> None:
     """
     _check_plugin(name, plugin)
     _registered[name] = plugin
-    _all_plugins_manager.cache_clear()
-    _resolve.cache_clear()
+    _plugins_changed()
 
 
 def unregister_variant(name: str) -> None:
     """Forget a variant registered with :func:`register_variant`."""
     _registered.pop(name, None)
+    _plugins_changed()
+
+
+def _plugins_changed() -> None:
+    global _generation
+    _generation += 1
     _all_plugins_manager.cache_clear()
     _resolve.cache_clear()
 
@@ -106,10 +118,24 @@ def _all_plugins_manager() -> pluggy.PluginManager:
 
 
 def declared_map_fields() -> tuple[MapField, ...]:
-    """Every variant map field declared by any installed plugin."""
+    """Every variant map field declared by any installed plugin.
+
+    Raises :class:`PluginError` when two plugins declare the same field.
+    """
+    pm = _all_plugins_manager()
+    owners: dict[tuple[str, str], str] = {}
     fields: list[MapField] = []
-    for result in _all_plugins_manager().hook.ttr_map_fields():
-        fields.extend(result)
+    for impl in pm.hook.ttr_map_fields.get_hookimpls():
+        declared = cast(Sequence[MapField], impl.function())
+        for field in declared:
+            key = (field.table, field.name)
+            if key in owners:
+                raise PluginError(
+                    f"variants {owners[key]!r} and {impl.plugin_name!r} both declare "
+                    f"the map field {field.name!r} on {field.table}"
+                )
+            owners[key] = impl.plugin_name
+            fields.append(field)
     return tuple(fields)
 
 
@@ -126,12 +152,23 @@ ChainStep = Callable[..., Any]
 
 
 def _chain(
-    pm: pluggy.PluginManager, hook_name: str
+    pm: pluggy.PluginManager, hook_name: str, variants: tuple[str, ...]
 ) -> tuple[tuple[ChainStep, tuple[str, ...]], ...]:
-    caller = getattr(pm.hook, hook_name)
-    # get_hookimpls() lists implementations in registration order, which is
-    # the game's variant order: chains run in that order.
-    return tuple((impl.function, impl.argnames) for impl in caller.get_hookimpls())
+    """A chained hook's implementations, in the game's variant order.
+
+    Chains pass a state from one plugin to the next, so pluggy's ordering
+    markers and wrappers have no meaning here and are refused.
+    """
+    impls = getattr(pm.hook, hook_name).get_hookimpls()
+    for impl in impls:
+        if impl.hookwrapper or impl.wrapper or impl.tryfirst or impl.trylast:
+            raise PluginError(
+                f"variant {impl.plugin_name!r}: {hook_name} is a chained hook; it runs in "
+                "variant order and takes no wrapper, tryfirst or trylast marker"
+            )
+    order = {name: i for i, name in enumerate(variants)}
+    impls = sorted(impls, key=lambda impl: order[impl.plugin_name])
+    return tuple((impl.function, impl.argnames) for impl in impls)
 
 
 def run_chain(
@@ -167,6 +204,13 @@ class GameRules:
     has_apply_action: bool
     has_score_lines: bool
     has_player_view: bool
+
+    def __reduce__(self) -> tuple[Any, tuple[Board, int, tuple[str, ...]]]:
+        # Pickled by configuration: the receiving process resolves its own plugins.
+        return (game_rules, (self.board, self.players, self.variants))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameRules:
+        return self
 
     def veto(self, state: GameState, action: Any) -> str | None:
         """The first veto any plugin gives ``action``, or ``None``."""
@@ -212,9 +256,9 @@ def _resolve(board: Board, players: int, variants: tuple[str, ...]) -> GameRules
         variants=variants,
         pm=pm,
         both_pair_routes_usable=bool(usable),
-        setup=_chain(pm, "ttr_setup"),
-        after_claim=_chain(pm, "ttr_after_claim"),
-        between_turns=_chain(pm, "ttr_between_turns"),
+        setup=_chain(pm, "ttr_setup", variants),
+        after_claim=_chain(pm, "ttr_after_claim", variants),
+        between_turns=_chain(pm, "ttr_between_turns", variants),
         has_veto=_implemented(pm, "ttr_veto_action"),
         has_extra_actions=_implemented(pm, "ttr_extra_actions"),
         has_apply_action=_implemented(pm, "ttr_apply_action"),

@@ -9,12 +9,11 @@ shown only as far as its plugin allows (hook ``ttr_player_view``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 import attrs
 
-from .board import Board
+from .board import Board, FrozenMap
 from .state import GameState, Hand
 
 
@@ -51,7 +50,7 @@ class PlayerView:
     turn: int
     final_turns: int
     is_over: bool
-    variants: Mapping[str, Any] = attrs.field(factory=dict)
+    variants: Mapping[str, Any] = attrs.field(factory=FrozenMap)
 
 
 def player_view(state: GameState, player: int) -> PlayerView:
@@ -92,5 +91,5 @@ def player_view(state: GameState, player: int) -> PlayerView:
         turn=state.turn,
         final_turns=state.final_turns,
         is_over=state.is_over,
-        variants=MappingProxyType(variants),
+        variants=FrozenMap(variants),
     )
