@@ -754,16 +754,15 @@ def test_user_map_plays_to_the_end(tiny_path: Path, players: int, seed: int) -> 
 
 
 # ---------------------------------------------------------------------------
-# Suspected loader bugs: each test below states the behaviour the loader
-# promises ("raises one MapError listing all problems, each with the file and
-# the entry") and currently FAILS.
+# Regression tests for loader bugs found in review: each states the behaviour
+# the loader promises ("raises one MapError listing all problems, each with
+# the file and the entry").
 # ---------------------------------------------------------------------------
 
 
 def test_non_utf8_file_is_a_map_error(tmp_path: Path) -> None:
-    # BUG: load_map reads the file with read_text(encoding="utf-8") outside any
-    # check, so a file in another encoding escapes as UnicodeDecodeError
-    # instead of a MapError naming the file.
+    # A file in another encoding must be a MapError naming the file, not a
+    # UnicodeDecodeError.
     path = tmp_path / "latin1.toml"
     text = TINY_MAP.replace("Tiny Test Map", "Carte d'essai très petite")
     path.write_bytes(text.encode("latin-1"))
@@ -774,17 +773,14 @@ def test_non_utf8_file_is_a_map_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("version", ["true", "1.0"])
 def test_format_version_must_be_the_integer_one(version: str) -> None:
-    # BUG: the check is `data.get("format") != 1`, and True == 1 == 1.0 in
-    # Python, so `format = true` and `format = 1.0` are accepted as version 1.
+    # True == 1 == 1.0 in Python: the version must be the integer 1 itself.
     text = TINY_MAP.replace("format = 1", f"format = {version}")
     with pytest.raises(MapError, match="'format' must be 1"):
         ttr_core.parse_map(text, source="x.toml")
 
 
 def test_non_ascii_digit_route_length_is_a_map_error() -> None:
-    # BUG: [rules.route_points] keys are checked with str.isdigit(), which is
-    # True for "²", but int("²") then raises a bare ValueError (no problems
-    # list, no file or entry) instead of a MapError.
+    # str.isdigit() is True for "²" but int("²") fails: must be a MapError.
     text = TINY_MAP.replace("3 = 4\n", '3 = 4\n"²" = 9\n')
     with pytest.raises(MapError) as info:
         ttr_core.parse_map(text, source="x.toml")
@@ -792,9 +788,7 @@ def test_non_ascii_digit_route_length_is_a_map_error() -> None:
 
 
 def test_route_without_id_is_reported_as_missing_and_not_blamed_on_route_0() -> None:
-    # BUG: a route with no `id` is read with default -1, reported as "'id' must
-    # be a whole number ≥ 0, not -1" (the file has no -1), and then treated as
-    # id 0, so a spurious "route 0: duplicate route id" blames the valid route 0.
+    # A missing id is reported as missing, and no other route is blamed.
     text = edited(TINY_MAP, [('{ id = 3, a = "Gamma"', '{ a = "Gamma"')])
     with pytest.raises(MapError) as info:
         ttr_core.parse_map(text, source="x.toml")

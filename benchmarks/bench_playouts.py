@@ -1,0 +1,71 @@
+"""Benchmark: random full-game playouts, games/s and actions/s on one core.
+
+    python benchmarks/bench_playouts.py            # the default configurations
+    python benchmarks/bench_playouts.py --games 500 --config newyork:2
+
+Each configuration plays ``--games`` games between uniformly random players
+(a legal action chosen at random each step) after one warm-up game, and
+reports the best of ``--repeat`` runs. Every step lists the legal actions and
+applies one, as an AI playout would; final scores are computed once per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+
+import ttr_core
+
+DEFAULT_CONFIGS = ("newyork:2", "newyork:4")
+
+
+def playouts(map_name: str, players: int, games: int, seed: int) -> tuple[float, int]:
+    """Seconds taken and actions applied by ``games`` random games."""
+    board = ttr_core.load_map(map_name)
+    actions = 0
+    start = time.perf_counter()
+    for game in range(games):
+        state = ttr_core.new_game(board, players, seed=seed + game)
+        chooser = random.Random(seed + game)
+        while state.pending is not None:
+            legal = ttr_core.legal_actions(state)
+            state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])
+            actions += 1
+        ttr_core.final_scores(state)
+    return time.perf_counter() - start, actions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per run (default 1000)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per configuration; best kept")
+    parser.add_argument(
+        "--config",
+        action="append",
+        help="map:players (repeatable; default: newyork:2 and newyork:4)",
+    )
+    args = parser.parse_args(argv)
+    configs = args.config or list(DEFAULT_CONFIGS)
+    print(
+        f"ttr-core {ttr_core.__version__}, Python {platform.python_version()}, {platform.machine()}"
+    )
+    print(f"{'config':<14} {'games':>6} {'games/s':>9} {'actions/s':>10} {'actions/game':>13}")
+    for config in configs:
+        map_name, _, count = config.partition(":")
+        players = int(count or 2)
+        playouts(map_name, players, 1, seed=10**6)  # warm caches (map, rule set, action table)
+        best, actions = min(
+            playouts(map_name, players, args.games, seed=0) for _ in range(args.repeat)
+        )
+        print(
+            f"{config:<14} {args.games:>6} {args.games / best:>9.0f} {actions / best:>10.0f} "
+            f"{actions / args.games:>13.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Project sessions: ``nox`` runs tests, typecheck and lint; ``nox -s bench`` the benchmark."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "typecheck", "lint"]
+nox.options.error_on_missing_interpreters = True
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole test suite against a regular (non-editable) install of the wheel."""
+    session.install(".[test]")
+    # pytest exits 5 when it collected no test: nox fails on any non-zero status.
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict over the library and the built-in plugins."""
+    session.install(".", "mypy>=1.10")
+    session.run("mypy", "--strict", "src", "plugins")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff: lint and formatting."""
+    session.install("ruff>=0.5")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Random-playout benchmark (games/s, actions/s); not part of the default run."""
+    session.install(".")
+    session.run("python", "benchmarks/bench_playouts.py", *session.posargs)
