@@ -19,7 +19,7 @@ import time
 
 import ttr_core
 
-DEFAULT_CONFIGS = ("newyork:2", "newyork:4")
+DEFAULT_CONFIGS = ("newyork:2", "newyork:4", "nederland:4")
 
 
 def playouts(map_name: str, players: int, games: int, seed: int) -> tuple[float, int]:
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--config",
         action="append",
-        help="map:players (repeatable; default: newyork:2 and newyork:4)",
+        help="map:players (repeatable; default: newyork:2, newyork:4, nederland:4)",
     )
     args = parser.parse_args(argv)
     configs = args.config or list(DEFAULT_CONFIGS)

@@ -1,5 +1,7 @@
 """Property tests: thousands of random whole games through legal_actions/apply.
 
+New York (2–4 players) and Nederland (2–5 players, tolls on and off).
+
 Each game checks the core invariants after every action: cards are
 conserved, cars never go negative, no player owns both routes of a pair,
 with 2 players no pair has both routes claimed, tickets are conserved, and
@@ -16,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from ttr_plugins.tolls import START_VALUE, TollState
 
 import ttr_core
 from ttr_core import (
@@ -30,27 +33,26 @@ from ttr_core import (
     Pass,
 )
 
-from .helpers import NY_CARDS, card_total
-
-NY_TICKETS = 18
+from .helpers import card_total
 
 
 def check_invariants(state: GameState) -> None:
     board = state.board
-    assert card_total(state) == NY_CARDS
+    assert card_total(state) == board.total_cards
     assert all(c >= 0 for c in state.discard)
     held_tickets = sum(len(p.tickets) for p in state.players)
     pending = state.pending
     offered = len(pending.offered) if pending is not None else 0
     waiting = sum(len(o) for o in state.start_offers)
-    assert held_tickets + offered + waiting + len(state.ticket_deck) == NY_TICKETS
+    piles = len(state.ticket_deck) + len(state.ticket_discard)
+    assert held_tickets + offered + waiting + piles == len(board.tickets)
     for seat, player in enumerate(state.players):
         assert player.cars >= 0
         assert all(c >= 0 for c in player.hand.counts)
         assert player.cars == board.rules.cars_per_player - sum(
             board.routes[r].length for r in player.routes
         )
-        assert player.score == sum(
+        assert player.score == board.rules.start_scores[seat] + sum(
             board.rules.route_points[board.routes[r].length] for r in player.routes
         )
         for rid in player.routes:
@@ -58,7 +60,7 @@ def check_invariants(state: GameState) -> None:
             partner = board.routes[rid].partner
             assert partner is None or state.owners[partner] != seat
     assert sum(1 for o in state.owners if o != -1) == sum(len(p.routes) for p in state.players)
-    if state.num_players == 2:
+    if not state.rules.both_pair_routes_usable:
         for route in board.routes:
             if route.partner is not None:
                 assert state.owners[route.id] == -1 or state.owners[route.partner] == -1
@@ -91,8 +93,14 @@ def check_final(state: GameState) -> None:
     assert all(scores.totals[w] == best for w in scores.winners)
 
 
-def play(players: int, seed: int, chooser: random.Random) -> Iterator[tuple[GameState, Action]]:
-    state = ttr_core.new_game("newyork", players, seed=seed)
+def play(
+    players: int,
+    seed: int,
+    chooser: random.Random,
+    map: str = "newyork",
+    variants: list[str] | None = None,
+) -> Iterator[tuple[GameState, Action]]:
+    state = ttr_core.new_game(map, players, seed=seed, variants=variants)
     while not ttr_core.is_over(state):
         legal = ttr_core.legal_actions(state)
         assert legal, "a live game always offers an action"
@@ -205,3 +213,58 @@ class WholeGames(RuleBasedStateMachine):
 
 WholeGames.TestCase.settings = settings(max_examples=25, stateful_step_count=300)
 TestWholeGames = WholeGames.TestCase
+
+
+def check_tolls(before: GameState, action: Action, after: GameState) -> None:
+    """Toll value is conserved; a loan is taken exactly when the toll cannot be paid."""
+    now = after.variant("tolls")
+    assert isinstance(now, TollState)
+    assert all(h >= 0 for h in now.holdings)
+    total = sum(now.holdings) + now.bank_received - now.bank_paid
+    assert total == START_VALUE * after.num_players
+    was = before.variant("tolls")
+    if not isinstance(action, ClaimRoute):
+        assert now == was
+        return
+    route = before.board.routes[action.route]
+    toll = route.extra["toll"]
+    seat = action.player
+    owner = before.owner(route.partner) if route.partner is not None else None
+    if was.holdings[seat] >= toll:  # pays: no loan
+        assert now.loans == was.loans
+        assert now.holdings[seat] == was.holdings[seat] - toll
+        if owner is None:
+            assert now.bank_received == was.bank_received + toll
+        else:
+            assert now.holdings[owner] == was.holdings[owner] + toll
+    else:  # cannot pay: one loan, nothing paid, the bank pays any owner
+        assert now.loans[seat] == was.loans[seat] + 1
+        assert now.holdings[seat] == was.holdings[seat]
+        assert now.bank_received == was.bank_received
+        if owner is not None:
+            assert now.holdings[owner] == was.holdings[owner] + toll
+            assert now.bank_paid == was.bank_paid + toll
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("variants", [None, []], ids=["tolls", "no-tolls"])
+@settings(max_examples=100)
+@given(seed=st.integers(0, 2**32), chooser=st.randoms(use_true_random=False))
+def test_random_nederland_games_keep_every_invariant(
+    players: int, variants: list[str] | None, seed: int, chooser: random.Random
+) -> None:
+    previous: tuple[GameState, Action] | None = None
+    for steps, (state, action) in enumerate(
+        play(players, seed, chooser, map="nederland", variants=variants)
+    ):
+        check_invariants(state)
+        if variants is None and previous is not None:
+            check_tolls(previous[0], previous[1], state)
+        if variants == []:
+            assert state.variant("tolls") is None
+        previous = (state, action)
+        assert steps < 5000, "game did not end"
+    check_final(state)
+    if variants is None:
+        lines = {line.kind for sheet in ttr_core.final_scores(state).sheets for line in sheet.lines}
+        assert {"toll_bonus", "loans"} <= lines

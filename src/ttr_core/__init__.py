@@ -37,7 +37,7 @@ from .errors import (
     UnknownMapError,
     UnknownVariantError,
 )
-from .hookspecs import MapField, hookimpl
+from .hookspecs import LOCATION, ROUTE, MapField, hookimpl
 from .maploader import available_maps, load_map, parse_map
 from .payment import payment_options
 from .plugin_manager import (
@@ -46,7 +46,14 @@ from .plugin_manager import (
     register_variant,
     unregister_variant,
 )
-from .scoring import FinalScores, ScoreLine, ScoreSheet, final_scores, score_sheets
+from .scoring import (
+    FinalScores,
+    ScoreLine,
+    ScoreSheet,
+    final_scores,
+    rank_bonus,
+    score_sheets,
+)
 from .simulate import PlayoutResult, random_playout
 from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
 from .views import PlayerView, SeatView, player_view
@@ -55,6 +62,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GRAY",
+    "LOCATION",
+    "ROUTE",
     "WILD",
     "Action",
     "Board",
@@ -107,6 +116,7 @@ __all__ = [
     "payment_options",
     "player_view",
     "random_playout",
+    "rank_bonus",
     "register_variant",
     "score_sheets",
     "unregister_variant",

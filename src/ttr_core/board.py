@@ -9,6 +9,7 @@ map's rule numbers (:class:`MapRules`). Variant data printed on the board
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -63,13 +64,29 @@ def _frozen_points(value: Mapping[int, int]) -> Mapping[int, int]:
     return FrozenMap(value)
 
 
+def name_key(name: str) -> str:
+    """The form in which location names are compared when a user names one.
+
+    Case, accents, apostrophes (straight or typographic) and the difference
+    between hyphens and spaces are ignored: ``"’s-Gravenhage"``,
+    ``"'s-Gravenhage"`` and ``"s gravenhage"`` are the same place.
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    for mark in "'’‘`´":
+        plain = plain.replace(mark, "")
+    return " ".join(plain.replace("-", " ").casefold().split())
+
+
 @attrs.frozen
 class Location:
-    """A city or place on the board. ``extra`` holds variant fields."""
+    """A city or place on the board. ``extra`` holds variant fields;
+    ``aliases`` other names a user may call it by (see :meth:`Board.location`)."""
 
     id: int
     name: str
     extra: Mapping[str, Any] = attrs.field(default=_EMPTY, converter=_frozen_mapping, eq=False)
+    aliases: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -172,10 +189,27 @@ class Board:
     #: Card names by index: the colours, then ``"wild"``.
     card_names: tuple[str, ...] = attrs.field(init=False)
     _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)
+    _spellings: Mapping[str, int] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "card_names", (*self.colors, WILD))
         object.__setattr__(self, "_location_index", {loc.name: loc.id for loc in self.locations})
+        spellings: dict[str, int] = {}
+        for loc in self.locations:
+            for spelling in (loc.name, *loc.aliases):
+                spellings.setdefault(name_key(spelling), loc.id)
+        object.__setattr__(self, "_spellings", spellings)
+
+    def location(self, name: str) -> Location:
+        """The location a user names: its printed name, an alias, or either
+        spelled without regard to case, accents, apostrophes or hyphens
+        (``"Den Haag"``, ``"s-gravenhage"``, ``"Liege"``). ``KeyError`` if none."""
+        index = self._location_index.get(name)
+        if index is None:
+            index = self._spellings.get(name_key(name))
+        if index is None:
+            raise KeyError(f"no location {name!r} on map {self.id!r}")
+        return self.locations[index]
 
     @property
     def wild(self) -> int:

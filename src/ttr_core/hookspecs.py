@@ -56,19 +56,26 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
+#: ``MapField.type`` of a field naming one location of the map.
+LOCATION = "location"
+#: ``MapField.type`` of a field naming two locations joined by a route; stored
+#: as a tuple of the two names.
+ROUTE = "route"
+
+
 @attrs.frozen
 class MapField:
     """A variant field that map files may carry on their entries.
 
     ``table`` is ``"locations"``, ``"routes"`` or ``"tickets"``; ``name`` the
-    key in the entry; ``type`` one of ``bool``, ``int``, ``str``; ``default``
-    the value entries without the key get; ``doc`` a sentence for the map
-    format documentation.
+    key in the entry; ``type`` one of ``bool``, ``int``, ``str``,
+    :data:`LOCATION` or :data:`ROUTE`; ``default`` the value entries without
+    the key get; ``doc`` a sentence for the map format documentation.
     """
 
     table: str
     name: str
-    type: type
+    type: type | str
     default: Any
     doc: str = ""
 

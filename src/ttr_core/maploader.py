@@ -15,15 +15,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket
+import attrs
+
+from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket, name_key
 from .errors import MapError, MapProblem, UnknownMapError
-from .hookspecs import MapField
+from .hookspecs import LOCATION, ROUTE, MapField
 from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
 
 #: The map format version this loader reads.
 FORMAT_VERSION = 1
 _RETURNED = ("bottom", "discard")
-_TOP_KEYS = {"format", "map", "cards", "rules", "components", "board"}
+_TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board"}
 _MAP_KEYS = {"id", "name", "aliases", "players", "variants"}
 _CARDS_KEYS = {"colors", "wild", "wild_name"}
 _RULES_KEYS = {
@@ -39,8 +41,15 @@ _RULES_KEYS = {
 }
 _TICKET_RULE_KEYS = {"start_dealt", "start_keep", "draw", "draw_keep", "returned"}
 _COMPONENT_KEYS = {"locations", "routes", "double_pairs", "spaces", "tickets", "cards"}
+_FIELD_KINDS: dict[str, type | str] = {
+    "bool": bool,
+    "int": int,
+    "str": str,
+    LOCATION: LOCATION,
+    ROUTE: ROUTE,
+}
 _CORE_ENTRY_KEYS = {
-    "locations": {"name"},
+    "locations": {"name", "aliases"},
     "routes": {"id", "a", "b", "color", "length", "pair"},
     "tickets": {"id", "a", "b", "points"},
 }
@@ -117,8 +126,48 @@ class _Checker:
         return tuple(value)
 
 
+@attrs.frozen
+class _Places:
+    """What field values of kind "location" and "route" are checked against."""
+
+    names: frozenset[str]
+    joined: frozenset[frozenset[str]]
+
+
+def _kind_name(kind: type | str) -> str:
+    return kind if isinstance(kind, str) else kind.__name__
+
+
+def _field_value(field: MapField, value: Any, places: _Places) -> tuple[Any, str | None]:
+    """The value to store for a variant field, or an error message."""
+    kind = field.type
+    if kind == LOCATION:
+        if not isinstance(value, str) or value not in places.names:
+            return None, f"field {field.name!r} must name a location, not {value!r}"
+        return value, None
+    if kind == ROUTE:
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, str) and v in places.names for v in value)
+        ):
+            return None, f"field {field.name!r} must be [location, location], not {value!r}"
+        if frozenset(value) not in places.joined:
+            return None, f"field {field.name!r}: no route joins {value[0]!r} and {value[1]!r}"
+        return tuple(value), None
+    assert isinstance(kind, type)
+    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
+        return None, f"field {field.name!r} must be of type {kind.__name__}, not {value!r}"
+    return value, None
+
+
 def _check_extra(
-    check: _Checker, table: str, item: Mapping[str, Any], entry: str, fields: Mapping[str, MapField]
+    check: _Checker,
+    table: str,
+    item: Mapping[str, Any],
+    entry: str,
+    fields: Mapping[str, MapField],
+    places: _Places,
 ) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     core = _CORE_ENTRY_KEYS[table]
@@ -130,13 +179,54 @@ def _check_extra(
             expected = sorted(core | set(fields))
             check.add(entry, f"unknown field {key!r} (expected one of: {', '.join(expected)})")
             continue
-        if isinstance(value, bool) != (field.type is bool) or not isinstance(value, field.type):
-            check.add(entry, f"field {key!r} must be of type {field.type.__name__}, not {value!r}")
+        stored, error = _field_value(field, value, places)
+        if error is not None:
+            check.add(entry, error)
             continue
-        extra[key] = value
+        extra[key] = stored
     for key, field in fields.items():
         extra.setdefault(key, field.default)
     return extra
+
+
+def _map_fields(
+    check: _Checker, declared: Any, plugin_fields: dict[str, dict[str, MapField]]
+) -> dict[str, dict[str, MapField]]:
+    """The variant fields entries may carry: the plugins' and the map's own ``[fields]``."""
+    fields = {table: dict(by_name) for table, by_name in plugin_fields.items()}
+    if declared is None:
+        return fields
+    if not isinstance(declared, Mapping):
+        check.add("[fields]", "must be a table of [fields.<table>] tables")
+        return fields
+    for table, entries in declared.items():
+        entry = f"[fields.{table}]"
+        if table not in fields:
+            check.add(entry, f"unknown table {table!r} (expected one of: {', '.join(fields)})")
+            continue
+        if not isinstance(entries, Mapping):
+            check.add(entry, "must be a table of field = kind")
+            continue
+        for name, kind_name in entries.items():
+            kind = _FIELD_KINDS.get(kind_name) if isinstance(kind_name, str) else None
+            if kind is None:
+                kinds = ", ".join(_FIELD_KINDS)
+                check.add(entry, f"field {name!r}: kind must be one of {kinds}, not {kind_name!r}")
+                continue
+            if name in _CORE_ENTRY_KEYS[table]:
+                check.add(entry, f"field {name!r} is a core key of {table}")
+                continue
+            known = fields[table].get(name)
+            if known is not None:
+                if _kind_name(known.type) != kind_name:
+                    check.add(
+                        entry,
+                        f"field {name!r} is declared {kind_name!r} here but "
+                        f"{_kind_name(known.type)!r} by an installed variant",
+                    )
+                continue
+            fields[table][name] = MapField(table, name, kind, None, "declared by the map")
+    return fields
 
 
 def parse_map(text: str, source: str = "<map>") -> Board:
@@ -177,15 +267,17 @@ def parse_map(text: str, source: str = "<map>") -> Board:
 
     board_data = check.table(data, "board", "[board]")
     check.unknown_keys(board_data, {"locations", "routes", "tickets"}, "[board]")
-    fields: dict[str, dict[str, MapField]] = {"locations": {}, "routes": {}, "tickets": {}}
+    plugin_fields: dict[str, dict[str, MapField]] = {"locations": {}, "routes": {}, "tickets": {}}
     for field in declared_map_fields():
-        if field.table in fields:
-            fields[field.table][field.name] = field
+        if field.table in plugin_fields:
+            plugin_fields[field.table][field.name] = field
+    fields = _map_fields(check, data.get("fields"), plugin_fields)
 
-    locations = _parse_locations(check, board_data, fields["locations"])
+    places = _places(board_data)
+    locations = _parse_locations(check, board_data, fields["locations"], places)
     names = {loc.name for loc in locations}
-    routes = _parse_routes(check, board_data, fields["routes"], names, colors, rules)
-    tickets = _parse_tickets(check, board_data, fields["tickets"], names)
+    routes = _parse_routes(check, board_data, fields["routes"], names, colors, rules, places)
+    tickets = _parse_tickets(check, board_data, fields["tickets"], names, places)
 
     _check_components(check, data.get("components"), locations, routes, tickets, deck)
     _check_enough_components(check, rules, deck, tickets, colors, routes)
@@ -318,19 +410,46 @@ def _entries(check: _Checker, board_data: Mapping[str, Any], key: str) -> list[M
     return good
 
 
+def _places(board_data: Any) -> _Places:
+    """Location names and joined pairs, read leniently (errors are reported elsewhere)."""
+    if not isinstance(board_data, Mapping):
+        return _Places(frozenset(), frozenset())
+    locations = board_data.get("locations")
+    routes = board_data.get("routes")
+    names = frozenset(
+        item["name"]
+        for item in (locations if isinstance(locations, list) else [])
+        if isinstance(item, Mapping) and isinstance(item.get("name"), str)
+    )
+    joined = frozenset(
+        frozenset((item["a"], item["b"]))
+        for item in (routes if isinstance(routes, list) else [])
+        if isinstance(item, Mapping)
+        and isinstance(item.get("a"), str)
+        and isinstance(item.get("b"), str)
+    )
+    return _Places(names, joined)
+
+
 def _parse_locations(
-    check: _Checker, board_data: Mapping[str, Any], fields: Mapping[str, MapField]
+    check: _Checker, board_data: Mapping[str, Any], fields: Mapping[str, MapField], places: _Places
 ) -> tuple[Location, ...]:
     locations: list[Location] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for i, item in enumerate(_entries(check, board_data, "locations")):
         entry = f"location {i}"
         name = check.string(item, "name", entry)
         entry = f"location {i} ({name!r})"
-        if name in seen:
-            check.add(entry, "duplicate location name")
-        seen.add(name)
-        locations.append(Location(i, name, _check_extra(check, "locations", item, entry, fields)))
+        aliases = check.string_list(item, "aliases", entry)
+        for spelling in (name, *aliases):
+            key = name_key(spelling)
+            if key in seen and seen[key] != name:
+                check.add(entry, f"name or alias {spelling!r} is taken by location {seen[key]!r}")
+            elif spelling == name and key in seen:
+                check.add(entry, "duplicate location name")
+            seen.setdefault(key, name)
+        extra = _check_extra(check, "locations", item, entry, fields, places)
+        locations.append(Location(i, name, extra, aliases))
     return tuple(locations)
 
 
@@ -365,6 +484,7 @@ def _parse_routes(
     names: set[str],
     colors: tuple[str, ...],
     rules: MapRules,
+    places: _Places,
 ) -> tuple[Route, ...]:
     parsed: list[tuple[int, str, str, str, int, int | None, dict[str, Any]]] = []
     for i, item in enumerate(_entries(check, board_data, "routes")):
@@ -381,7 +501,7 @@ def _parse_routes(
         if pair is not None and (isinstance(pair, bool) or not isinstance(pair, int)):
             check.add(entry, f"'pair' must be a whole number, not {pair!r}")
             pair = None
-        extra = _check_extra(check, "routes", item, entry, fields)
+        extra = _check_extra(check, "routes", item, entry, fields, places)
         if ident is not None:
             parsed.append((ident, a, b, color, length, pair, extra))
     _check_ids(check, "route", [p[0] for p in parsed])
@@ -422,7 +542,11 @@ def _parse_routes(
 
 
 def _parse_tickets(
-    check: _Checker, board_data: Mapping[str, Any], fields: Mapping[str, MapField], names: set[str]
+    check: _Checker,
+    board_data: Mapping[str, Any],
+    fields: Mapping[str, MapField],
+    names: set[str],
+    places: _Places,
 ) -> tuple[Ticket, ...]:
     tickets: list[Ticket] = []
     for i, item in enumerate(_entries(check, board_data, "tickets")):
@@ -430,7 +554,7 @@ def _parse_tickets(
         entry = f"ticket {ident}" if ident is not None else f"ticket #{i}"
         a, b = _endpoints(check, item, entry, names)
         points = check.integer(item, "points", entry, low=1)
-        extra = _check_extra(check, "tickets", item, entry, fields)
+        extra = _check_extra(check, "tickets", item, entry, fields, places)
         if ident is not None:
             tickets.append(Ticket(ident, a, b, points, extra))
     _check_ids(check, "ticket", [t.id for t in tickets])

@@ -56,6 +56,27 @@ class FinalScores:
         return tuple(sheet.total for sheet in self.sheets)
 
 
+def rank_bonus(
+    values: Sequence[int], table: Sequence[int], eligible: Sequence[bool]
+) -> list[tuple[int | None, int]]:
+    """Points of a ranked bonus (engine decision E16), as ``(rank, points)`` per seat.
+
+    Eligible seats are ranked by ``values``, highest first, with standard
+    competition ranking: tied seats share a rank and each scores that rank's
+    points from ``table`` (``table[0]`` for 1st); the next seat's rank skips
+    the places the tie filled. Ineligible seats take no rank: ``(None, 0)``.
+    Ranks beyond the table score 0.
+    """
+    result: list[tuple[int | None, int]] = []
+    for seat, value in enumerate(values):
+        if not eligible[seat]:
+            result.append((None, 0))
+            continue
+        rank = 1 + sum(1 for other, v in enumerate(values) if eligible[other] and v > value)
+        result.append((rank, table[rank - 1] if rank <= len(table) else 0))
+    return result
+
+
 def connected_pairs(board_locations: int, edges: Iterable[tuple[int, int]]) -> list[int]:
     """Union-find over ``edges``: the component root of every location."""
     parent = list(range(board_locations))

@@ -1,0 +1,174 @@
+"""Bridge tolls and loans (Ticket to Ride: Nederland).
+
+Every route has a toll (map field ``toll``). Each player starts with toll
+tokens worth :data:`START_VALUE`; only the value matters, since change is
+free (engine decision E12: the bank is unlimited and always makes change).
+
+* Both routes of every double pair may be claimed, at any player count (one
+  player still never owns both).
+* The first route of a pair, or a single route: its toll goes to the bank.
+* The second route of a pair: its toll goes to the owner of the first.
+* A player who cannot pay the whole toll pays nothing and takes one Loan; on
+  a second route the bank then pays the owner. A loan is never a choice.
+* End of game: players without a loan are ranked by the value they hold and
+  score the toll bonus of :data:`TOLL_BONUS` (ties share the rank and skip
+  the places they fill, E16); each loan costs :data:`LOAN_PENALTY` points.
+
+Holdings are secret: a player's view shows their own value and every
+player's loans (which are public).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ttr_core import Board, GameState, MapField, PluginError, ScoreLine, hookimpl, rank_bonus
+
+#: The variant name this plugin is registered under.
+NAME = "tolls"
+#: Toll value each player starts with: 2 × 4, 6 × 2 and 10 × 1.
+START_VALUE = 2 * 4 + 6 * 2 + 10 * 1
+#: Points each Loan card costs at the end.
+LOAN_PENALTY = 5
+#: Toll bonus by rank, for each player count.
+TOLL_BONUS: Mapping[int, tuple[int, ...]] = {
+    2: (35, 0),
+    3: (55, 35, 0),
+    4: (55, 35, 20, 0),
+    5: (55, 35, 20, 10, 0),
+}
+
+
+@attrs.frozen
+class TollState:
+    """The variant's state, stored under the key ``"tolls"``.
+
+    ``holdings`` and ``loans`` are per seat. ``bank_received`` is all value
+    players paid to the bank, ``bank_paid`` all value the bank paid to owners
+    for seconds routes claimed on a loan, so that value is conserved:
+    ``sum(holdings) + bank_received - bank_paid == START_VALUE * players``.
+    """
+
+    holdings: tuple[int, ...]
+    loans: tuple[int, ...]
+    bank_received: int = 0
+    bank_paid: int = 0
+
+
+def tolls(state: GameState) -> TollState:
+    """The toll state of a game played with this variant."""
+    value = state.variant(NAME)
+    if not isinstance(value, TollState):
+        raise PluginError(f"the game has no {NAME!r} state: is the variant switched on?")
+    return value
+
+
+@hookimpl
+def ttr_map_fields() -> Sequence[MapField]:
+    return [
+        MapField(
+            table="routes",
+            name="toll",
+            type=int,
+            default=0,
+            doc="the bridge toll printed beside the route (Nederland)",
+        )
+    ]
+
+
+@hookimpl
+def ttr_validate_map(board: Board) -> Iterable[str]:
+    problems = []
+    for route in board.routes:
+        toll = route.extra.get("toll", 0)
+        if toll < 0:
+            problems.append(f"route {route.id}: toll must be 0 or more, not {toll}")
+        partner = route.partner
+        if partner is not None and route.id < partner:
+            other = board.routes[partner].extra.get("toll", 0)
+            if other != toll:
+                problems.append(
+                    f"routes {route.id} and {partner} are a pair but have tolls {toll} and {other}"
+                )
+    return problems
+
+
+@hookimpl
+def ttr_both_pair_routes_usable(board: Board, players: int) -> bool:
+    return True
+
+
+@hookimpl
+def ttr_setup(state: GameState) -> GameState:
+    players = state.num_players
+    if players not in TOLL_BONUS:
+        raise PluginError(
+            f"the {NAME!r} variant is played by {min(TOLL_BONUS)} to {max(TOLL_BONUS)} players, "
+            f"not {players}"
+        )
+    return state.with_variant(NAME, TollState((START_VALUE,) * players, (0,) * players))
+
+
+def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+@hookimpl
+def ttr_after_claim(state: GameState, player: int, route: int) -> GameState:
+    board_route = state.board.routes[route]
+    toll = board_route.extra.get("toll", 0)
+    if not toll:
+        return state
+    current = tolls(state)
+    payee = None
+    if board_route.partner is not None:
+        owner = state.owner(board_route.partner)
+        # Only a seat of the game is paid; any other owner (a neutral player,
+        # E11) means the toll goes to the bank.
+        if owner is not None and owner != player and 0 <= owner < state.num_players:
+            payee = owner
+    holdings = current.holdings
+    if holdings[player] >= toll:
+        holdings = _replace(holdings, player, holdings[player] - toll)
+        received = current.bank_received
+        if payee is None:
+            received += toll
+        else:
+            holdings = _replace(holdings, payee, holdings[payee] + toll)
+        new = attrs.evolve(current, holdings=holdings, bank_received=received)
+    else:
+        # Cannot pay in full: one Loan, no partial payment; the bank pays the owner.
+        loans = _replace(current.loans, player, current.loans[player] + 1)
+        paid = current.bank_paid
+        if payee is not None:
+            holdings = _replace(holdings, payee, holdings[payee] + toll)
+            paid += toll
+        new = attrs.evolve(current, holdings=holdings, loans=loans, bank_paid=paid)
+    return state.with_variant(NAME, new)
+
+
+@hookimpl
+def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
+    current = tolls(state)
+    table = TOLL_BONUS[state.num_players]
+    ranks = rank_bonus(current.holdings, table, [loans == 0 for loans in current.loans])
+    sheets = []
+    for seat, (rank, points) in enumerate(ranks):
+        held = current.holdings[seat]
+        loans = current.loans[seat]
+        if rank is None:
+            bonus = ScoreLine("toll_bonus", f"Toll bonus: none, {loans} loan(s) taken", 0)
+        else:
+            bonus = ScoreLine("toll_bonus", f"Toll bonus: rank {rank} with {held} in tolls", points)
+        penalty = ScoreLine("loans", f"Loans: {loans} × −{LOAN_PENALTY}", -LOAN_PENALTY * loans)
+        sheets.append([bonus, penalty])
+    return sheets
+
+
+@hookimpl
+def ttr_player_view(state: GameState, player: int) -> Mapping[str, Any]:
+    current = tolls(state)
+    return {"tolls.holdings": current.holdings[player], "tolls.loans": current.loans}
