@@ -77,3 +77,13 @@ def test_the_deal_is_four_cards_and_forty_trains_with_staggered_scores() -> None
     assert [p.hand.total for p in state.players] == [4] * 5
     assert [p.cars for p in state.players] == [40] * 5
     assert [p.score for p in state.players] == [0, 1, 2, 3, 4]
+
+
+def test_the_ticket_discard_pile_is_face_up_in_every_view() -> None:
+    state = ttr_core.new_game("nederland", 2, seed=3)
+    offered = state.pending.offered
+    state = ttr_core.apply(state, KeepTickets(0, offered[:3]))
+    for seat in (0, 1):
+        view = ttr_core.player_view(state, seat)
+        assert view.ticket_discard == offered[3:]
+        assert view.ticket_deck_size == len(state.ticket_deck)

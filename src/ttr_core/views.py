@@ -46,6 +46,8 @@ class PlayerView:
     discard_size: int
     ticket_deck_size: int
     ticket_discard_size: int
+    #: The ticket discard pile, face up (maps that return tickets to a pile).
+    ticket_discard: tuple[int, ...]
     seats: tuple[SeatView, ...]
     turn: int
     final_turns: int
@@ -84,6 +86,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
         discard_size=sum(state.discard),
         ticket_deck_size=len(state.ticket_deck),
         ticket_discard_size=len(state.ticket_discard),
+        ticket_discard=state.ticket_discard,
         seats=tuple(
             SeatView(seat, p.hand.total, len(p.tickets), p.cars, p.routes, p.score)
             for seat, p in enumerate(state.players)
