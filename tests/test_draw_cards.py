@@ -112,9 +112,11 @@ def test_a_reset_that_cannot_help_is_not_made() -> None:
     )
     state = attrs.evolve(state, players=players, deck=(), discard=(0,) * 7, display=display)
     assert card_total(state) == NY_CARDS
-    state = ttr_core.apply(state, DrawFaceUp(0, 3))
-    assert state.display == (wild, wild, wild, None, None)
-    assert state.current_player == 1  # no second card is possible (E5)
+    after = ttr_core.apply(state, DrawFaceUp(0, 3))
+    assert after.display == (wild, wild, wild, None, None)
+    assert after.shuffles == state.shuffles  # no pointless reshuffle was made
+    assert after.discard == state.discard
+    assert after.current_player == 1  # no second card is possible (E5)
 
 
 def test_the_discard_pile_is_shuffled_into_a_new_deck_when_the_deck_runs_out() -> None:
@@ -222,4 +224,67 @@ def test_a_display_left_with_three_wilds_resets_once_discards_make_it_possible()
     after = ttr_core.apply(state, ttr_core.ClaimRoute(0, rid, "orange", 0))
     # the 2 orange discarded make a display of at most 2 wilds possible: it was reset
     assert after.display.count(wild) <= 2
+    assert card_total(after) == NY_CARDS
+
+
+def holding_everything_else(
+    state: ttr_core.GameState,
+    seat0: dict[str, int],
+    display: tuple[str | None, ...],
+    discard: dict[str, int],
+) -> ttr_core.GameState:
+    """Seat 0 holds ``seat0``, the display and discard are as given, the deck is
+    empty and seat 1 holds every other card (so cards are conserved)."""
+    board = state.board
+    names = board.card_names
+    mine = [seat0.get(n, 0) for n in names]
+    pile = [discard.get(n, 0) for n in names]
+    shown = [None if n is None else names.index(n) for n in display]
+    other = list(board.deck)
+    for i in range(len(names)):
+        other[i] -= mine[i] + pile[i] + shown.count(i)
+    assert min(other) >= 0
+    players = (
+        attrs.evolve(state.players[0], hand=ttr_core.Hand(tuple(mine), names)),
+        attrs.evolve(state.players[1], hand=ttr_core.Hand(tuple(other), names)),
+    )
+    return attrs.evolve(state, players=players, deck=(), discard=tuple(pile), display=tuple(shown))
+
+
+def test_empty_slots_are_refilled_as_soon_as_cards_come_back() -> None:
+    """E4: a slot stays empty only while no card can refill it."""
+    state = holding_everything_else(
+        new_started(), {"orange": 2}, (None, None, "red", "red", "blue"), {}
+    )
+    rid = next(r.id for r in state.board.routes if r.color == "orange" and r.length == 2)
+    after = ttr_core.apply(state, ttr_core.ClaimRoute(0, rid, "orange", 0))
+    assert None not in after.display
+    assert sorted(n for n in names(after, after.display) if n) == [
+        "blue",
+        "orange",
+        "orange",
+        "red",
+        "red",
+    ]
+    assert card_total(after) == NY_CARDS
+
+
+@pytest.mark.parametrize("max_resets", [0, 100])
+@pytest.mark.parametrize("seed", range(200))
+def test_a_reset_that_can_succeed_always_does(
+    seed: int, max_resets: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """E3 with a small pool rich in wilds: 8 wilds and 3 reds can always show at
+    most 2 wilds, however unlucky the shuffles (after MAX_DISPLAY_RESETS
+    redraws the engine lays a legal display from the shuffled cards)."""
+    state = holding_everything_else(
+        new_started(), {"red": 1}, ("wild", "wild", "wild", "red", "red"), {"wild": 5}
+    )
+    state = attrs.evolve(state, seed=seed)
+    # With no redraw allowed the engine goes straight to laying a legal display.
+    monkeypatch.setattr(ttr_core.engine, "MAX_DISPLAY_RESETS", max_resets)
+    gray_one = next(r.id for r in state.board.routes if r.color == "gray" and r.length == 1)
+    after = ttr_core.apply(state, ttr_core.ClaimRoute(0, gray_one, "red", 0))
+    assert after.display.count(state.board.wild) <= 2
+    assert None not in after.display
     assert card_total(after) == NY_CARDS

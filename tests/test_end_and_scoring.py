@@ -212,3 +212,25 @@ def test_final_scores_need_a_finished_game() -> None:
         ttr_core.final_scores(state)
     sheets = ttr_core.score_sheets(state)  # provisional count is fine
     assert len(sheets) == 2
+
+
+@pytest.mark.parametrize(
+    ("values", "eligible", "ranks"),
+    [
+        ([5, 3, 1], [True, True, True], [1, 2, 3]),
+        ([5, 5, 1], [True, True, True], [1, 1, 3]),  # a tie skips the place it fills
+        ([2, 5, 5, 5], [True, True, True, True], [4, 1, 1, 1]),
+        ([9, 1, 4], [False, True, True], [None, 2, 1]),  # excluded: no rank, no effect
+        ([0, 0], [False, False], [None, None]),
+    ],
+)
+def test_ranked_bonuses_use_standard_competition_ranking(
+    values: list[int], eligible: list[bool], ranks: list[int | None]
+) -> None:
+    """E16, as a helper for every ranked bonus."""
+    table = (10, 6, 3)
+    result = ttr_core.rank_bonus(values, table, eligible)
+    assert [rank for rank, _ in result] == ranks
+    assert [points for _, points in result] == [
+        0 if r is None or r > len(table) else table[r - 1] for r in ranks
+    ]

@@ -139,3 +139,17 @@ def test_states_pickle_and_play_on_identically() -> None:
     assert clone == state
     action = ttr_core.legal_actions(state)[0]
     assert ttr_core.apply(clone, action) == ttr_core.apply(state, action)
+
+
+@pytest.mark.parametrize("junk", ["junk", None, 3, object()])
+def test_something_that_is_not_an_action_is_refused(junk: object) -> None:
+    with pytest.raises(IllegalAction) as err:
+        ttr_core.apply(new_started(), junk)  # type: ignore[arg-type]
+    assert err.value.reason == Reason.UNKNOWN_ACTION
+
+
+def test_keeping_tickets_of_the_wrong_type_is_refused_not_crashed() -> None:
+    state = ttr_core.apply(new_started(), DrawTickets(0))
+    with pytest.raises(IllegalAction) as err:
+        ttr_core.apply(state, KeepTickets(0, ["a", 99]))  # type: ignore[list-item]
+    assert err.value.reason == Reason.NOT_OFFERED

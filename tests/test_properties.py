@@ -65,6 +65,8 @@ def check_invariants(state: GameState) -> None:
             if route.partner is not None:
                 assert state.owners[route.id] == -1 or state.owners[route.partner] == -1
     wild = board.wild
+    if None in state.display:  # E4: a slot is empty only while nothing can refill it
+        assert not state.deck and not any(state.discard)
     if state.display.count(wild) > board.rules.max_face_up_wilds:
         # allowed only when no reset could help (E3)
         non_wild = (

@@ -93,3 +93,24 @@ def test_setup_resets_a_display_showing_three_wilds() -> None:
 def test_started_helper_reaches_the_first_turn() -> None:
     state = started(ttr_core.new_game("newyork", 2, seed=0))
     assert state.pending.kind == "turn" and state.current_player == 0
+
+
+@pytest.mark.parametrize(("map_name", "keep"), [("newyork", 1), ("nederland", 3)])
+def test_every_seat_must_keep_the_starting_minimum(map_name: str, keep: int) -> None:
+    state = ttr_core.new_game(map_name, 3, seed=2)
+    for seat in range(3):
+        assert state.current_player == seat
+        assert state.pending.min_keep == keep
+        offered = state.pending.offered
+        with pytest.raises(IllegalAction) as err:
+            ttr_core.apply(state, KeepTickets(seat, offered[: keep - 1]))
+        assert err.value.reason == Reason.TOO_FEW_TICKETS_KEPT
+        assert all(len(a.tickets) >= keep for a in ttr_core.legal_actions(state))
+        state = ttr_core.apply(state, KeepTickets(seat, offered[:keep]))
+
+
+def test_games_with_different_variants_are_different_states() -> None:
+    with_attractions = ttr_core.new_game("newyork", 2, seed=0)
+    without = ttr_core.new_game("newyork", 2, seed=0, variants=[])
+    assert with_attractions != without
+    assert with_attractions == ttr_core.new_game("newyork", 2, seed=0)

@@ -134,25 +134,59 @@ class _Supply:
         self.display = tuple(display)
         self.check_wilds(board)
 
+    def fill_empty(self, board: Board) -> None:
+        """Turn up cards in slots left empty while no card was available (E4),
+        then enforce the wild limit."""
+        if None in self.display:
+            self.display = tuple(self.draw() if c is None else c for c in self.display)
+        self.check_wilds(board)
+
     def check_wilds(self, board: Board) -> None:
         """Reset the display while it shows too many wilds and a reset can help (E3)."""
         wild = board.wild
         limit = board.rules.max_face_up_wilds
         resets = 0
-        while self.display.count(wild) > limit and resets < MAX_DISPLAY_RESETS:
+        while self.display.count(wild) > limit:
             shown = [c for c in self.display if c is not None]
             pool = len(self.deck) + sum(self.discard) + len(shown)
             pool_wild = self.deck.count(wild) + self.discard[wild] + shown.count(wild)
             size = min(len(self.display), pool)
             if pool - pool_wild < size - limit:
                 return  # no display with fewer wilds can be made: leave it
+            if resets == MAX_DISPLAY_RESETS:
+                self._deal_within_limit(board)
+                return
             for card in shown:
                 self.discard[card] += 1
             self.display = tuple(self.draw() for _ in self.display)
             resets += 1
 
-    def can_draw(self) -> bool:
-        return bool(self.deck) or any(self.discard)
+    def _deal_within_limit(self, board: Board) -> None:
+        """Shuffle every available card and lay a display within the wild limit.
+
+        Reached only after ``MAX_DISPLAY_RESETS`` unlucky resets in a row (a
+        small pool rich in wilds): a reset that can succeed then always does,
+        and the display is still laid from freshly shuffled cards.
+        """
+        wild = board.wild
+        limit = board.rules.max_face_up_wilds
+        pool = [*self.deck, *(c for c, n in enumerate(self.discard) for _ in range(n))]
+        pool += [c for c in self.display if c is not None]
+        _rng(self.seed, self.shuffles).shuffle(pool)
+        self.shuffles += 1
+        size = min(len(self.display), len(pool))
+        display: list[int] = []
+        rest: list[int] = []
+        wilds = 0
+        for card in pool:
+            if len(display) < size and (card != wild or wilds < limit):
+                display.append(card)
+                wilds += card == wild
+            else:
+                rest.append(card)
+        self.display = (*display, *(None,) * (len(self.display) - len(display)))
+        self.deck = tuple(rest)
+        self.discard = [0] * len(self.discard)
 
 
 def _can_take_second(
@@ -360,7 +394,11 @@ def apply(state: GameState, action: Action) -> GameState:
     pending = state.pending
     if pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no action can be taken")
-    player = getattr(action, "player", None)
+    if not isinstance(action, Action):
+        raise IllegalAction(
+            Reason.UNKNOWN_ACTION, f"expected a ttr_core.Action, not {type(action).__name__}"
+        )
+    player = action.player
     if player != pending.player:
         raise IllegalAction(
             Reason.NOT_YOUR_TURN,
@@ -590,11 +628,12 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         "discard": tuple(discard),
         "owners": tuple(owners),
     }
-    if state.display.count(board.wild) > board.rules.max_face_up_wilds:
-        # A display left with too many wilds (E3) is reset as soon as the
-        # cards just discarded make a better one possible.
-        supply = _Supply(state.seed, state.deck, state.display, discard, state.shuffles)
-        supply.check_wilds(board)
+    display = state.display
+    if None in display or display.count(board.wild) > board.rules.max_face_up_wilds:
+        # Slots left empty (E4) are filled, and a display left with too many
+        # wilds (E3) is reset, as soon as the cards just discarded allow it.
+        supply = _Supply(state.seed, state.deck, display, discard, state.shuffles)
+        supply.fill_empty(board)
         changes.update(
             deck=supply.deck,
             display=supply.display,
@@ -639,7 +678,7 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
     if pending.kind != _KEEP and pending.kind != _START:
         raise _wrong_phase(state, action)
     chosen = action.tickets
-    stray = sorted(t for t in chosen if t not in pending.offered)
+    stray = sorted((t for t in chosen if t not in pending.offered), key=repr)
     if stray:
         raise IllegalAction(
             Reason.NOT_OFFERED,

@@ -205,6 +205,19 @@ class GameRules:
     has_score_lines: bool
     has_player_view: bool
 
+    def _key(self) -> tuple[str, int, tuple[str, ...]]:
+        return (self.board.id, self.players, self.variants)
+
+    def __eq__(self, other: object) -> bool:
+        # Rule sets are equal when they configure the same game, even across
+        # processes (a pickled state resolves its own).
+        if not isinstance(other, GameRules):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     def __reduce__(self) -> tuple[Any, tuple[Board, int, tuple[str, ...]]]:
         # Pickled by configuration: the receiving process resolves its own plugins.
         return (game_rules, (self.board, self.players, self.variants))

@@ -115,7 +115,8 @@ class GameState:
     """
 
     board: Board = attrs.field(eq=False)
-    rules: GameRules = attrs.field(eq=False)
+    #: Compared by configuration (map id, players, variants).
+    rules: GameRules
     seed: int
     players: tuple[PlayerState, ...]
     deck: tuple[int, ...]
