@@ -19,6 +19,8 @@ import pytest
 import ttr_core
 from ttr_core import Board, MapError, MapProblem, Route, UnknownMapError
 
+from . import map_facts
+
 # ---------------------------------------------------------------------------
 # New York facts (printed board and cards)
 # ---------------------------------------------------------------------------
@@ -794,3 +796,13 @@ def test_route_without_id_is_reported_as_missing_and_not_blamed_on_route_0() -> 
         ttr_core.parse_map(text, source="x.toml")
     assert_reported(info.value, "x.toml", "route #3", "missing 'id'")
     assert [str(p) for p in info.value.problems if p.entry == "route 0"] == []
+
+
+def test_every_new_york_route_and_ticket_matches_the_printed_game() -> None:
+    board = ttr_core.load_map("newyork")
+    assert [
+        (r.id, r.a, r.b, r.color, r.length, r.pair, None) for r in board.routes
+    ] == map_facts.routes(map_facts.NEWYORK_ROUTES)
+    assert [(t.id, t.a, t.b, t.points, None) for t in board.tickets] == map_facts.tickets(
+        map_facts.NEWYORK_TICKETS
+    )

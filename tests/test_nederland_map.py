@@ -8,6 +8,8 @@ import pytest
 
 import ttr_core
 
+from . import map_facts
+
 # Tolls of routes 0..96, one digit each, as printed beside the tracks.
 TOLLS = (
     "3444221133334441133332222333443311222211112211221134433"
@@ -115,3 +117,12 @@ def test_printed_city_names_and_their_aliases(board: ttr_core.Board) -> None:
 
 def test_loaded_by_alias() -> None:
     assert ttr_core.load_map("Netherlands") is ttr_core.load_map("nederland")
+
+
+def test_every_route_and_ticket_matches_the_printed_game(board: ttr_core.Board) -> None:
+    assert [
+        (r.id, r.a, r.b, r.color, r.length, r.pair, r.extra["toll"]) for r in board.routes
+    ] == map_facts.routes(map_facts.NEDERLAND_ROUTES)
+    assert [
+        (t.id, t.a, t.b, t.points, t.extra["neutral"]) for t in board.tickets
+    ] == map_facts.tickets(map_facts.NEDERLAND_TICKETS)

@@ -62,6 +62,7 @@ def test_the_discard_pile_is_shuffled_into_a_new_deck_when_the_deck_is_empty() -
     drawn = after.pending.offered
     assert len(drawn) == min(4, len(pile))
     assert sorted(drawn + after.ticket_deck) == sorted(pile)
+    assert drawn + after.ticket_deck != pile  # shuffled, not taken in pile order
 
 
 def test_no_ticket_anywhere_makes_the_draw_illegal() -> None:

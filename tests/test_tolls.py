@@ -223,3 +223,41 @@ def test_the_variant_refuses_a_player_count_without_a_bonus_table() -> None:
     with pytest.raises(ttr_core.PluginError, match="2 to 5 players"):
         ttr_core.new_game(six, 6, variants=["tolls"])
     assert ttr_core.new_game(six, 6, variants=[]).num_players == 6
+
+
+def test_loans_are_unlimited_and_each_costs_five_points() -> None:
+    """E12: there is always a Loan card; two loans cost 10 points."""
+    state = with_tolls(nl(3), (0, 30, 30))
+    state = claim(state, 0, route_id(state, "Waddeneilanden", "Groningen"), "yellow")
+    state = claim(state, 1, route_id(state, "Emmen", "Zwolle"), "red")
+    state = claim(state, 2, route_id(state, "Utrecht", "Rotterdam"), "red")
+    state = claim(state, 0, route_id(state, "Aarschot", "Liège"), "red")
+    assert tolls(state).loans == (2, 0, 0)
+    state = attrs.evolve(state, pending=None, termination=ttr_core.Termination.CARS)
+    sheet = ttr_core.final_scores(state).sheets[0]
+    assert [(line.kind, line.points) for line in sheet.lines[-2:]] == [
+        ("toll_bonus", 0),
+        ("loans", -10),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("holdings", "loans", "expected"),
+    [
+        ((4, 4), (0, 0), [35, 35]),
+        ((4, 9), (0, 1), [35, 0]),
+        ((7, 3, 3), (0, 0, 0), [55, 35, 35]),
+        ((1, 8, 8), (0, 2, 0), [35, 0, 55]),
+        ((9, 9, 3, 1), (0, 0, 1, 0), [55, 55, 0, 20]),
+        ((9, 6, 6, 2, 2), (0, 0, 0, 0, 0), [55, 35, 35, 10, 10]),
+        ((9, 6, 5, 4, 3), (1, 0, 0, 0, 1), [0, 55, 35, 20, 0]),
+    ],
+)
+def test_the_toll_bonus_on_the_score_sheet_for_each_player_count(
+    holdings: tuple[int, ...], loans: tuple[int, ...], expected: list[int]
+) -> None:
+    state = nl(len(holdings)).with_variant("tolls", TollState(holdings, loans))
+    state = attrs.evolve(state, pending=None, termination=ttr_core.Termination.CARS)
+    sheets = ttr_core.final_scores(state).sheets
+    assert [s.lines[-2].points for s in sheets] == expected
+    assert [s.lines[-1].points for s in sheets] == [-LOAN_PENALTY * n for n in loans]

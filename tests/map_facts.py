@@ -1,0 +1,245 @@
+"""Map facts written into the tests, one line per entry, to lock every map file.
+
+Routes: ``id|a|b|colour|length|pair|toll`` (pair and toll empty when none);
+tickets: ``id|a|b|points|neutral route`` (neutral empty when none).
+These are the printed games' facts, typed into the tests on purpose: a change
+to a map file must be matched here by hand.
+"""
+
+from __future__ import annotations
+
+NEWYORK_ROUTES = """
+0|Lincoln Center|Central Park|orange|2||
+1|Lincoln Center|Midtown West|red|2||
+2|Lincoln Center|Times Square|green|2|1|
+3|Lincoln Center|Times Square|blue|2|1|
+4|Central Park|Times Square|black|2|2|
+5|Central Park|Times Square|red|2|2|
+6|Central Park|United Nations|pink|3||
+7|Midtown West|Times Square|gray|1||
+8|Midtown West|Empire State Building|green|2||
+9|Midtown West|Chelsea|blue|2||
+10|Times Square|United Nations|gray|2||
+11|Times Square|Empire State Building|orange|1|3|
+12|Times Square|Empire State Building|pink|1|3|
+13|United Nations|Empire State Building|black|2||
+14|United Nations|Gramercy Park|green|3||
+15|Empire State Building|Gramercy Park|red|1|4|
+16|Empire State Building|Gramercy Park|blue|1|4|
+17|Chelsea|Empire State Building|gray|2|5|
+18|Chelsea|Empire State Building|gray|2|5|
+19|Chelsea|Gramercy Park|orange|2||
+20|Chelsea|Greenwich Village|green|3|6|
+21|Chelsea|Greenwich Village|red|3|6|
+22|Chelsea|Soho|pink|4||
+23|Gramercy Park|Greenwich Village|black|2|7|
+24|Gramercy Park|Greenwich Village|pink|2|7|
+25|Gramercy Park|East Village|gray|2||
+26|Greenwich Village|East Village|blue|2||
+27|Greenwich Village|Soho|orange|2||
+28|Greenwich Village|Chinatown|gray|2|8|
+29|Greenwich Village|Chinatown|gray|2|8|
+30|Greenwich Village|Lower East Side|gray|2||
+31|East Village|Lower East Side|black|1||
+32|Lower East Side|Chinatown|blue|1||
+33|Lower East Side|Brooklyn|gray|3||
+34|Soho|Wall Street|gray|2||
+35|Chinatown|Wall Street|green|1|9|
+36|Chinatown|Wall Street|pink|1|9|
+37|Chinatown|Brooklyn|orange|3|10|
+38|Chinatown|Brooklyn|red|3|10|
+39|Wall Street|Brooklyn|blue|3|11|
+40|Wall Street|Brooklyn|black|3|11|
+"""
+NEWYORK_TICKETS = """
+0|Lower East Side|Wall Street|2|
+1|Central Park|Midtown West|3|
+2|Lincoln Center|Empire State Building|3|
+3|Empire State Building|Greenwich Village|3|
+4|Midtown West|United Nations|3|
+5|Central Park|Gramercy Park|4|
+6|Gramercy Park|Chinatown|4|
+7|Times Square|East Village|4|
+8|East Village|Soho|4|
+9|Central Park|Chelsea|5|
+10|Lincoln Center|Greenwich Village|6|
+11|Times Square|Soho|6|
+12|Chelsea|Wall Street|6|
+13|Empire State Building|Brooklyn|7|
+14|Central Park|Chinatown|8|
+15|Chelsea|Brooklyn|8|
+16|Times Square|Brooklyn|8|
+17|United Nations|Wall Street|8|
+"""
+NEDERLAND_ROUTES = """
+0|Waddeneilanden|Leeuwarden|green|2||3
+1|Waddeneilanden|Groningen|yellow|6||4
+2|Waddeneilanden|Sneek|gray|3||4
+3|Waddeneilanden|Den Helder|purple|5||4
+4|Leeuwarden|Groningen|blue|3|1|2
+5|Leeuwarden|Groningen|orange|3|1|2
+6|Leeuwarden|Sneek|black|1|2|1
+7|Leeuwarden|Sneek|yellow|1|2|1
+8|Groningen|Emden|gray|3|3|3
+9|Groningen|Emden|gray|3|3|3
+10|Groningen|Emmen|red|3|4|3
+11|Groningen|Emmen|black|3|4|3
+12|Groningen|Zwolle|green|6|5|4
+13|Groningen|Zwolle|white|6|5|4
+14|Emden|Emmen|purple|4||4
+15|Emden|Lingen|gray|6|6|1
+16|Emden|Lingen|black|6|6|1
+17|Sneek|Den Helder|white|4|7|3
+18|Sneek|Den Helder|red|4|7|3
+19|Sneek|Lelystad|blue|4|8|3
+20|Sneek|Lelystad|green|4|8|3
+21|Den Helder|Haarlem|blue|4|9|2
+22|Den Helder|Haarlem|orange|4|9|2
+23|Emmen|Lingen|yellow|3|10|2
+24|Emmen|Lingen|green|3|10|2
+25|Emmen|Zwolle|gray|4||3
+26|Lingen|Enschede|red|3|11|3
+27|Lingen|Enschede|purple|3|11|3
+28|Lelystad|Zwolle|black|2|12|4
+29|Lelystad|Zwolle|red|2|12|4
+30|Lelystad|Amsterdam|yellow|3|13|3
+31|Lelystad|Amsterdam|white|3|13|3
+32|Zwolle|Enschede|blue|4|14|1
+33|Zwolle|Enschede|yellow|4|14|1
+34|Zwolle|Arnhem|orange|4|15|2
+35|Zwolle|Arnhem|purple|4|15|2
+36|Enschede|Arnhem|green|5|16|2
+37|Enschede|Arnhem|black|5|16|2
+38|Enschede|Duisburg|white|6|17|1
+39|Enschede|Duisburg|orange|6|17|1
+40|Haarlem|Amsterdam|green|1|18|1
+41|Haarlem|Amsterdam|black|1|18|1
+42|Haarlem|'s-Gravenhage|white|2|19|2
+43|Haarlem|'s-Gravenhage|purple|2|19|2
+44|Amsterdam|Utrecht|purple|1|20|1
+45|Amsterdam|Utrecht|orange|1|20|1
+46|Amsterdam|Rotterdam|red|4|21|2
+47|Amsterdam|Rotterdam|blue|4|21|2
+48|Utrecht|Arnhem|white|4|22|1
+49|Utrecht|Arnhem|blue|4|22|1
+50|Utrecht|Rotterdam|gray|3||3
+51|Utrecht|'s-Hertogenbosch|red|3|23|4
+52|Utrecht|'s-Hertogenbosch|black|3|23|4
+53|Arnhem|Nijmegen|yellow|1|24|3
+54|Arnhem|Nijmegen|red|1|24|3
+55|'s-Gravenhage|Rotterdam|green|1|25|1
+56|'s-Gravenhage|Rotterdam|orange|1|25|1
+57|'s-Gravenhage|Middelburg|red|6|26|4
+58|'s-Gravenhage|Middelburg|yellow|6|26|4
+59|Rotterdam|Breda|yellow|2|27|4
+60|Rotterdam|Breda|purple|2|27|4
+61|Rotterdam|Antwerpen|black|5|28|4
+62|Rotterdam|Antwerpen|white|5|28|4
+63|Nijmegen|Duisburg|purple|4|29|2
+64|Nijmegen|Duisburg|blue|4|29|2
+65|Nijmegen|Eindhoven|orange|3|30|3
+66|Nijmegen|Eindhoven|black|3|30|3
+67|Duisburg|Roermond|green|3|31|2
+68|Duisburg|Roermond|yellow|3|31|2
+69|'s-Hertogenbosch|Breda|white|2|32|2
+70|'s-Hertogenbosch|Breda|orange|2|32|2
+71|'s-Hertogenbosch|Eindhoven|blue|1|33|2
+72|'s-Hertogenbosch|Eindhoven|green|1|33|2
+73|Breda|Turnhout|black|2|34|2
+74|Breda|Turnhout|blue|2|34|2
+75|Eindhoven|Roermond|red|3|35|3
+76|Eindhoven|Roermond|white|3|35|3
+77|Eindhoven|Maastricht|yellow|4|36|2
+78|Eindhoven|Maastricht|purple|4|36|2
+79|Roermond|Maastricht|black|2|37|1
+80|Roermond|Maastricht|orange|2|37|1
+81|Middelburg|Antwerpen|orange|5|38|3
+82|Middelburg|Antwerpen|green|5|38|3
+83|Turnhout|Antwerpen|red|2|39|2
+84|Turnhout|Antwerpen|purple|2|39|2
+85|Turnhout|Hasselt|yellow|3|40|3
+86|Turnhout|Hasselt|orange|3|40|3
+87|Antwerpen|Aarschot|yellow|2|41|1
+88|Antwerpen|Aarschot|blue|2|41|1
+89|Hasselt|Aarschot|black|2|42|1
+90|Hasselt|Aarschot|purple|2|42|1
+91|Hasselt|Maastricht|green|2|43|2
+92|Hasselt|Maastricht|red|2|43|2
+93|Hasselt|Liège|gray|2||1
+94|Aarschot|Liège|red|5||1
+95|Maastricht|Liège|white|2|44|1
+96|Maastricht|Liège|blue|2|44|1
+"""
+NEDERLAND_TICKETS = """
+0|Breda|Eindhoven|7|Rotterdam–Antwerpen
+1|Amsterdam|'s-Gravenhage|9|Roermond–Duisburg
+2|Amsterdam|Rotterdam|10|
+3|Arnhem|'s-Hertogenbosch|10|Groningen–Zwolle
+4|Haarlem|Breda|12|Zwolle–Arnhem
+5|Liège|Duisburg|12|Rotterdam–Antwerpen
+6|Rotterdam|Turnhout|12|Utrecht–'s-Hertogenbosch
+7|Amsterdam|Nijmegen|13|Maastricht–Liège
+8|Emmen|Lelystad|13|Amsterdam–Rotterdam
+9|Rotterdam|Antwerpen|13|
+10|'s-Gravenhage|Antwerpen|14|
+11|Arnhem|'s-Gravenhage|14|Enschede–Duisburg
+12|Den Helder|Rotterdam|14|Lelystad–Sneek
+13|Groningen|Enschede|14|Middelburg–Antwerpen
+14|Lingen|Duisburg|14|
+15|Zwolle|Haarlem|14|Nijmegen–Eindhoven
+16|Enschede|Amsterdam|15|'s-Gravenhage–Rotterdam
+17|Enschede|Eindhoven|15|Haarlem–Den Helder
+18|Leeuwarden|Haarlem|15|Utrecht–Arnhem
+19|Emden|Waddeneilanden|16|Amsterdam–Lelystad
+20|Sneek|Utrecht|16|'s-Gravenhage–Middelburg
+21|Zwolle|Rotterdam|17|Haarlem–'s-Gravenhage
+22|'s-Gravenhage|Liège|18|Amsterdam–Rotterdam
+23|Zwolle|Maastricht|18|'s-Hertogenbosch–Eindhoven
+24|Amsterdam|Antwerpen|19|
+25|Utrecht|Middelburg|19|Nijmegen–Duisburg
+26|Amsterdam|Maastricht|20|Zwolle–Enschede
+27|Waddeneilanden|'s-Gravenhage|20|Arnhem–Nijmegen
+28|Groningen|Amsterdam|21|'s-Hertogenbosch–Breda
+29|Nijmegen|Antwerpen|21|Rotterdam–Breda
+30|Roermond|Middelburg|21|Lelystad–Zwolle
+31|Emden|Utrecht|22|Leeuwarden–Groningen
+32|Utrecht|Hasselt|22|Amsterdam–Haarlem
+33|Duisburg|Rotterdam|23|
+34|Leeuwarden|'s-Hertogenbosch|24|Groningen–Emmen
+35|Lelystad|Aarschot|24|
+36|Lingen|'s-Gravenhage|26|Eindhoven–Maastricht
+37|Sneek|Eindhoven|26|Amsterdam–Utrecht
+38|Den Helder|Liège|29|
+39|Groningen|Breda|31|Sneek–Leeuwarden
+40|Waddeneilanden|Duisburg|31|
+41|Leeuwarden|Antwerpen|32|Groningen–Emden
+42|Emmen|Antwerpen|33|Arnhem–Enschede
+43|Groningen|Middelburg|34|Eindhoven–Roermond
+"""
+
+
+def routes(table: str) -> list[tuple[int, str, str, str, int, int | None, int | None]]:
+    rows = []
+    for line in table.strip().splitlines():
+        ident, a, b, colour, length, pair, toll = line.split("|")
+        rows.append(
+            (
+                int(ident),
+                a,
+                b,
+                colour,
+                int(length),
+                int(pair) if pair else None,
+                int(toll) if toll else None,
+            )
+        )
+    return rows
+
+
+def tickets(table: str) -> list[tuple[int, str, str, int, tuple[str, str] | None]]:
+    rows = []
+    for line in table.strip().splitlines():
+        ident, a, b, points, neutral = line.split("|")
+        route = tuple(neutral.split("–")) if neutral else None
+        rows.append((int(ident), a, b, int(points), route))  # type: ignore[arg-type]
+    return rows
