@@ -190,9 +190,9 @@ class _Supply:
 
 
 def _can_take_second(
-    state_deck: tuple[int, ...], discard: Sequence[int], display: tuple[int | None, ...], wild: int
+    deck: tuple[int, ...], discard: Sequence[int], display: tuple[int | None, ...], wild: int
 ) -> bool:
-    if state_deck or any(discard):
+    if deck or any(discard):
         return True
     return any(card is not None and card != wild for card in display)
 
