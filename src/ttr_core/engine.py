@@ -134,6 +134,15 @@ class _Supply:
         self.display = tuple(display)
         self.check_wilds(board)
 
+    def state_fields(self) -> dict[str, Any]:
+        """The supply as ``GameState`` fields, for ``attrs.evolve``."""
+        return {
+            "deck": self.deck,
+            "display": self.display,
+            "discard": tuple(self.discard),
+            "shuffles": self.shuffles,
+        }
+
     def fill_empty(self, board: Board) -> None:
         """Turn up cards in slots left empty while no card was available (E4),
         then enforce the wild limit."""
@@ -481,10 +490,7 @@ def _card_changes(
 ) -> dict[str, Any]:
     return {
         "players": _replace_player(state.players, seat, _with_hand(state.players[seat], counts)),
-        "deck": supply.deck,
-        "display": supply.display,
-        "discard": tuple(supply.discard),
-        "shuffles": supply.shuffles,
+        **supply.state_fields(),
     }
 
 
@@ -634,12 +640,7 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         # wilds (E3) is reset, as soon as the cards just discarded allow it.
         supply = _Supply(state.seed, state.deck, display, discard, state.shuffles)
         supply.fill_empty(board)
-        changes.update(
-            deck=supply.deck,
-            display=supply.display,
-            discard=tuple(supply.discard),
-            shuffles=supply.shuffles,
-        )
+        changes.update(supply.state_fields())
     after = state.rules.after_claim
     if after:
         claimed = run_chain(after, attrs.evolve(state, **changes), player=seat, route=route.id)
