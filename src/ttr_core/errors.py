@@ -62,14 +62,20 @@ class IllegalAction(TtrError, ValueError):
 
 @attrs.frozen
 class MapProblem:
-    """One problem found in a map file: where it is and what is wrong."""
+    """One problem found in a map file: where it is and what is wrong.
+
+    ``line`` is the 1-based line of the entry in the file where the TOML
+    text shows it, else ``None``.
+    """
 
     source: str
     entry: str
     message: str
+    line: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.source}: {self.entry}: {self.message}"
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.entry}: {self.message}"
 
 
 class MapError(TtrError, ValueError):
@@ -115,7 +121,30 @@ class PlayerCountError(TtrError, ValueError):
 
 
 class PluginError(TtrError):
-    """A broken plugin: an unknown or misused hook, a conflicting map field, a stalled decision."""
+    """A broken plugin: one that fails to load, an unknown or misused hook, a hook
+    result of the wrong shape, a conflicting map field, a stalled decision.
+
+    ``variant`` and ``hook`` name the plugin and the hook concerned, where known.
+    """
+
+    def __init__(self, message: str, *, variant: str | None = None, hook: str | None = None):
+        super().__init__(message)
+        self.variant = variant
+        self.hook = hook
+
+
+class OptionError(TtrError, ValueError):
+    """Variant options that cannot be used: an unknown variant or option name,
+    or a value of the wrong type or out of range."""
+
+
+class TtrWarning(UserWarning):
+    """Base class of the warnings ttr-core gives (filter them with ``warnings``)."""
+
+
+class MapWarning(TtrWarning):
+    """A map that loads but is probably wrong: a location no route reaches, a
+    ticket that can never be completed."""
 
 
 class GameNotOverError(TtrError):
