@@ -613,7 +613,8 @@ def assert_reported(exc: MapError, source: str, entry: str, fragment: str) -> No
     ]
     assert matching, f"no {entry!r} problem with {fragment!r} in:\n{problem_lines(exc.problems)}"
     for problem in matching:
-        assert f"  - {source}: {entry}: {problem.message}" in str(exc)
+        where = source if problem.line is None else f"{source}:{problem.line}"
+        assert f"  - {where}: {entry}: {problem.message}" in str(exc)
 
 
 def test_tiny_map_is_valid() -> None:
@@ -685,7 +686,8 @@ def test_invalid_toml(tmp_path: Path) -> None:
     (problem,) = info.value.problems
     assert (problem.source, problem.entry) == ("garbled.toml", "file")
     assert problem.message.startswith("not valid TOML: ")
-    assert "garbled.toml: file: not valid TOML" in str(info.value)
+    assert problem.line == 5  # the line of the unterminated string
+    assert "garbled.toml:5: file: not valid TOML" in str(info.value)
 
 
 def test_empty_map_reports_every_missing_table() -> None:

@@ -2,15 +2,18 @@
 
 The format is documented in ``docs/map-format.md``. Loading checks
 everything and raises one :class:`MapError` listing *all* problems, each with
-the file and the entry it concerns.
+the file, the line (where the TOML text shows it) and the entry it concerns.
+A map that loads but is probably wrong gives :class:`MapWarning` warnings.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import os
 import tomllib
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,9 +21,10 @@ from typing import Any
 import attrs
 
 from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket, name_key
-from .errors import MapError, MapProblem, UnknownMapError
+from .errors import MapError, MapProblem, MapWarning, UnknownMapError
 from .hookspecs import LOCATION, ROUTE, MapField
 from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
+from .tomllines import Locator, Where, toml_error_line
 
 #: The map format version this loader reads.
 FORMAT_VERSION = 1
@@ -55,31 +59,75 @@ _CORE_ENTRY_KEYS = {
 }
 
 
+# ---------------------------------------------------------------------------
+# Checking
+# ---------------------------------------------------------------------------
+
+
+def _did_you_mean(word: object, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the choice closest to ``word``, if one is close."""
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 class _Checker:
-    """Collects problems instead of stopping at the first."""
+    """Collects problems instead of stopping at the first.
 
-    def __init__(self, source: str) -> None:
+    Each problem keeps where in the data it is (``at``: the table or entry,
+    ``key``: a key of it); lines are looked up only once problems are reported.
+    """
+
+    def __init__(self, source: str, text: str, data: Mapping[str, Any]) -> None:
         self.source = source
-        self.problems: list[MapProblem] = []
+        self._text = text
+        self._data = data
+        self._found: list[tuple[str, str, tuple[Where, ...]]] = []
+        self._locator: Locator | None = None
+        #: Where each route and ticket is, by ("route" or "ticket", id).
+        self.entry_at: dict[tuple[str, int], Where] = {}
 
-    def add(self, entry: str, message: str) -> None:
-        self.problems.append(MapProblem(self.source, entry, message))
+    def add(self, entry: str, message: str, at: Where | None = None, key: str = "") -> None:
+        where: tuple[Where, ...] = ()
+        if at is not None:
+            where = ((*at, key), at) if key else (at,)
+        self._found.append((entry, message, where))
 
-    def table(self, data: Mapping[str, Any], key: str, entry: str) -> Mapping[str, Any]:
+    def line(self, *where: Where) -> int | None:
+        if not where:
+            return None
+        if self._locator is None:
+            self._locator = Locator(self._text, self._data)
+        return self._locator.line(where)
+
+    def problems(self) -> list[MapProblem]:
+        return [
+            MapProblem(self.source, entry, message, self.line(*where))
+            for entry, message, where in self._found
+        ]
+
+    def table(self, data: Mapping[str, Any], key: str, entry: str, at: Where) -> Mapping[str, Any]:
         value = data.get(key)
         if value is None:
-            self.add(entry, f"missing table [{key}]")
+            self.add(entry, f"missing table [{key}]", at, key)
             return {}
         if not isinstance(value, Mapping):
-            self.add(entry, f"[{key}] must be a table, not {type(value).__name__}")
+            self.add(entry, f"[{key}] must be a table, not {type(value).__name__}", at, key)
             return {}
         return value
 
-    def unknown_keys(self, data: Mapping[str, Any], allowed: set[str], entry: str) -> None:
+    def unknown_keys(
+        self, data: Mapping[str, Any], allowed: set[str], entry: str, at: Where
+    ) -> None:
         for key in data:
             if key not in allowed:
                 self.add(
-                    entry, f"unknown key {key!r} (expected one of: {', '.join(sorted(allowed))})"
+                    entry,
+                    f"unknown key {key!r} (expected one of: {', '.join(sorted(allowed))})"
+                    + _did_you_mean(key, sorted(allowed)),
+                    at,
+                    key,
                 )
 
     def integer(
@@ -87,41 +135,44 @@ class _Checker:
         data: Mapping[str, Any],
         key: str,
         entry: str,
+        at: Where,
         *,
         low: int = 0,
         default: int | None = None,
     ) -> int:
         value = data.get(key, default)
         if value is None:
-            self.add(entry, f"missing {key!r} (a whole number ≥ {low})")
+            self.add(entry, f"missing {key!r} (a whole number ≥ {low})", at)
             return low
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            self.add(entry, f"{key!r} must be a whole number ≥ {low}, not {value!r}")
+            self.add(entry, f"{key!r} must be a whole number ≥ {low}, not {value!r}", at, key)
             return low
         return value
 
-    def identifier(self, data: Mapping[str, Any], entry: str) -> int | None:
+    def identifier(self, data: Mapping[str, Any], entry: str, at: Where) -> int | None:
         """An entry's ``id``: a whole number ≥ 0, or ``None`` (reported) if missing or bad."""
         value = data.get("id")
         if value is None:
-            self.add(entry, "missing 'id' (a whole number ≥ 0)")
+            self.add(entry, "missing 'id' (a whole number ≥ 0)", at)
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.add(entry, f"'id' must be a whole number ≥ 0, not {value!r}")
+            self.add(entry, f"'id' must be a whole number ≥ 0, not {value!r}", at, "id")
             return None
         return value
 
-    def string(self, data: Mapping[str, Any], key: str, entry: str) -> str:
+    def string(self, data: Mapping[str, Any], key: str, entry: str, at: Where) -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
-            self.add(entry, f"{key!r} must be a non-empty string, not {value!r}")
+            self.add(entry, f"{key!r} must be a non-empty string, not {value!r}", at, key)
             return ""
         return value
 
-    def string_list(self, data: Mapping[str, Any], key: str, entry: str) -> tuple[str, ...]:
+    def string_list(
+        self, data: Mapping[str, Any], key: str, entry: str, at: Where
+    ) -> tuple[str, ...]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.add(entry, f"{key!r} must be a list of strings, not {value!r}")
+            self.add(entry, f"{key!r} must be a list of strings, not {value!r}", at, key)
             return ()
         return tuple(value)
 
@@ -132,6 +183,24 @@ class _Places:
 
     names: frozenset[str]
     joined: frozenset[frozenset[str]]
+    #: Printed name by every spelling written in the file (names and aliases).
+    written: Mapping[str, str] = attrs.field(factory=dict)
+    #: Printed name by :func:`name_key` of every name and alias.
+    spellings: Mapping[str, str] = attrs.field(factory=dict)
+
+    def alias_message(self, value: str) -> str | None:
+        """The problem with ``value`` if it is another spelling or an alias
+        of a location rather than its printed name, else ``None``."""
+        printed = self.spellings.get(name_key(value))
+        if printed is None or printed == value:
+            return None
+        kind = "another spelling" if name_key(printed) == name_key(value) else "an alias"
+        return f"{value!r} is {kind} of {printed!r}: use the printed name"
+
+    def closest(self, value: str) -> str:
+        """``"; did you mean 'x'?"`` naming the printed name closest to ``value``."""
+        close = difflib.get_close_matches(value, list(self.written), n=1)
+        return f"; did you mean {self.written[close[0]]!r}?" if close else ""
 
 
 def _kind_name(kind: type | str) -> str:
@@ -143,7 +212,12 @@ def _field_value(field: MapField, value: Any, places: _Places) -> tuple[Any, str
     kind = field.type
     if kind == LOCATION:
         if not isinstance(value, str) or value not in places.names:
-            return None, f"field {field.name!r} must name a location, not {value!r}"
+            if isinstance(value, str):
+                alias = places.alias_message(value)
+                if alias is not None:
+                    return None, f"field {field.name!r}: {alias}"
+            hint = places.closest(value) if isinstance(value, str) else ""
+            return None, f"field {field.name!r} must name a location, not {value!r}{hint}"
         return value, None
     if kind == ROUTE:
         if (
@@ -151,7 +225,15 @@ def _field_value(field: MapField, value: Any, places: _Places) -> tuple[Any, str
             or len(value) != 2
             or not all(isinstance(v, str) and v in places.names for v in value)
         ):
-            return None, f"field {field.name!r} must be [location, location], not {value!r}"
+            hint = ""
+            if isinstance(value, list) and len(value) == 2:
+                for v in value:
+                    if isinstance(v, str) and v not in places.names:
+                        alias = places.alias_message(v)
+                        if alias is not None:
+                            return None, f"field {field.name!r}: {alias}"
+                        hint = hint or places.closest(v)
+            return None, f"field {field.name!r} must be [location, location], not {value!r}{hint}"
         if frozenset(value) not in places.joined:
             return None, f"field {field.name!r}: no route joins {value[0]!r} and {value[1]!r}"
         return tuple(value), None
@@ -166,6 +248,7 @@ def _check_extra(
     table: str,
     item: Mapping[str, Any],
     entry: str,
+    at: Where,
     fields: Mapping[str, MapField],
     places: _Places,
 ) -> dict[str, Any]:
@@ -177,11 +260,17 @@ def _check_extra(
         field = fields.get(key)
         if field is None:
             expected = sorted(core | set(fields))
-            check.add(entry, f"unknown field {key!r} (expected one of: {', '.join(expected)})")
+            check.add(
+                entry,
+                f"unknown field {key!r} (expected one of: {', '.join(expected)})"
+                + _did_you_mean(key, expected),
+                at,
+                key,
+            )
             continue
         stored, error = _field_value(field, value, places)
         if error is not None:
-            check.add(entry, error)
+            check.add(entry, error, at, key)
             continue
         extra[key] = stored
     for key, field in fields.items():
@@ -197,24 +286,36 @@ def _map_fields(
     if declared is None:
         return fields
     if not isinstance(declared, Mapping):
-        check.add("[fields]", "must be a table of [fields.<table>] tables")
+        check.add("[fields]", "must be a table of [fields.<table>] tables", ("fields",))
         return fields
     for table, entries in declared.items():
         entry = f"[fields.{table}]"
+        at: Where = ("fields", table)
         if table not in fields:
-            check.add(entry, f"unknown table {table!r} (expected one of: {', '.join(fields)})")
+            check.add(
+                entry,
+                f"unknown table {table!r} (expected one of: {', '.join(fields)})"
+                + _did_you_mean(table, fields),
+                at,
+            )
             continue
         if not isinstance(entries, Mapping):
-            check.add(entry, "must be a table of field = kind")
+            check.add(entry, "must be a table of field = kind", at)
             continue
         for name, kind_name in entries.items():
             kind = _FIELD_KINDS.get(kind_name) if isinstance(kind_name, str) else None
             if kind is None:
                 kinds = ", ".join(_FIELD_KINDS)
-                check.add(entry, f"field {name!r}: kind must be one of {kinds}, not {kind_name!r}")
+                check.add(
+                    entry,
+                    f"field {name!r}: kind must be one of {kinds}, not {kind_name!r}"
+                    + _did_you_mean(kind_name, _FIELD_KINDS),
+                    at,
+                    name,
+                )
                 continue
             if name in _CORE_ENTRY_KEYS[table]:
-                check.add(entry, f"field {name!r} is a core key of {table}")
+                check.add(entry, f"field {name!r} is a core key of {table}", at, name)
                 continue
             known = fields[table].get(name)
             if known is not None:
@@ -223,6 +324,8 @@ def _map_fields(
                         entry,
                         f"field {name!r} is declared {kind_name!r} here but "
                         f"{_kind_name(known.type)!r} by an installed variant",
+                        at,
+                        name,
                     )
                 continue
             fields[table][name] = MapField(table, name, kind, None, "declared by the map")
@@ -233,25 +336,36 @@ def parse_map(text: str, source: str = "<map>") -> Board:
     """Parse and validate map data given as TOML text.
 
     ``source`` names the file in error messages. Raises :class:`MapError`
-    listing every problem found.
+    listing every problem found, each with its line where the text shows
+    it. A map that loads but is probably wrong (a location no route reaches,
+    a ticket that can never be completed) gives a :class:`MapWarning` for
+    each such doubt.
     """
-    check = _Checker(source)
+    return _parse_map(text, source, stacklevel=3)
+
+
+def _parse_map(text: str, source: str, stacklevel: int) -> Board:
+    """:func:`parse_map`; warnings name the caller ``stacklevel`` frames up."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise MapError([MapProblem(source, "file", f"not valid TOML: {exc}")]) from None
+        problem = MapProblem(source, "file", f"not valid TOML: {exc}", toml_error_line(exc))
+        raise MapError([problem]) from None
+    check = _Checker(source, text, data)
+    top: Where = ()
 
-    check.unknown_keys(data, _TOP_KEYS, "file")
+    check.unknown_keys(data, _TOP_KEYS, "file", top)
     version = data.get("format")
     if type(version) is not int or version != FORMAT_VERSION:
-        check.add("file", f"'format' must be {FORMAT_VERSION}, not {version!r}")
+        check.add("file", f"'format' must be {FORMAT_VERSION}, not {version!r}", top, "format")
 
-    meta = check.table(data, "map", "[map]")
-    check.unknown_keys(meta, _MAP_KEYS, "[map]")
-    map_id = check.string(meta, "id", "[map]")
-    name = check.string(meta, "name", "[map]")
-    aliases = check.string_list(meta, "aliases", "[map]")
-    default_variants = check.string_list(meta, "variants", "[map]")
+    meta = check.table(data, "map", "[map]", top)
+    at: Where = ("map",)
+    check.unknown_keys(meta, _MAP_KEYS, "[map]", at)
+    map_id = check.string(meta, "id", "[map]", at)
+    name = check.string(meta, "name", "[map]", at)
+    aliases = check.string_list(meta, "aliases", "[map]", at)
+    default_variants = check.string_list(meta, "variants", "[map]", at)
     players = meta.get("players")
     if (
         not isinstance(players, list)
@@ -259,14 +373,21 @@ def parse_map(text: str, source: str = "<map>") -> Board:
         or not all(isinstance(p, int) and not isinstance(p, bool) for p in players)
         or not 1 <= players[0] <= players[1]
     ):
-        check.add("[map]", f"'players' must be [min, max] with 1 ≤ min ≤ max, not {players!r}")
+        check.add(
+            "[map]",
+            f"'players' must be [min, max] with 1 ≤ min ≤ max, not {players!r}",
+            at,
+            "players",
+        )
         players = [1, 1]
 
-    colors, deck, wild_name = _parse_cards(check, check.table(data, "cards", "[cards]"))
-    rules = _parse_rules(check, check.table(data, "rules", "[rules]"), players, default_variants)
+    colors, deck, wild_name = _parse_cards(check, check.table(data, "cards", "[cards]", top))
+    rules = _parse_rules(
+        check, check.table(data, "rules", "[rules]", top), players, default_variants
+    )
 
-    board_data = check.table(data, "board", "[board]")
-    check.unknown_keys(board_data, {"locations", "routes", "tickets"}, "[board]")
+    board_data = check.table(data, "board", "[board]", top)
+    check.unknown_keys(board_data, {"locations", "routes", "tickets"}, "[board]", ("board",))
     plugin_fields: dict[str, dict[str, MapField]] = {"locations": {}, "routes": {}, "tickets": {}}
     for field in declared_map_fields():
         if field.table in plugin_fields:
@@ -282,8 +403,9 @@ def parse_map(text: str, source: str = "<map>") -> Board:
     _check_components(check, data.get("components"), locations, routes, tickets, deck)
     _check_enough_components(check, rules, deck, tickets, colors, routes)
 
-    if check.problems:
-        raise MapError(check.problems)
+    problems = check.problems()
+    if problems:
+        raise MapError(problems)
     board = Board(
         id=map_id,
         name=name,
@@ -300,31 +422,74 @@ def parse_map(text: str, source: str = "<map>") -> Board:
     variant_problems = validate_variant_fields(board)
     if variant_problems:
         raise MapError(MapProblem(source, "variant fields", msg) for msg in variant_problems)
+    for doubt in _doubts(check, board):
+        warnings.warn(doubt, MapWarning, stacklevel=stacklevel)
     return board
+
+
+def _doubts(check: _Checker, board: Board) -> list[str]:
+    """What is probably wrong with a map that loads: a location no route
+    reaches, a ticket whose ends no chain of routes can join."""
+    doubts: list[str] = []
+    reached = {route.a for route in board.routes} | {route.b for route in board.routes}
+    for loc in board.locations:
+        if loc.name not in reached:
+            line = check.line(("board", "locations", loc.id))
+            entry = f"location {loc.id} ({loc.name!r})"
+            doubts.append(str(MapProblem(board.source, entry, "no route reaches it", line)))
+
+    group = {loc.name: loc.name for loc in board.locations}
+
+    def find(name: str) -> str:
+        while group[name] != name:
+            group[name] = group[group[name]]
+            name = group[name]
+        return name
+
+    for route in board.routes:
+        group[find(route.a)] = find(route.b)
+    for ticket in board.tickets:
+        if find(ticket.a) != find(ticket.b):
+            at = check.entry_at.get(("ticket", ticket.id))
+            line = None if at is None else check.line(at)
+            message = (
+                f"no chain of routes joins {ticket.a!r} and {ticket.b!r}: "
+                "the ticket can never be completed"
+            )
+            doubts.append(str(MapProblem(board.source, f"ticket {ticket.id}", message, line)))
+    return doubts
 
 
 def _parse_cards(
     check: _Checker, cards: Mapping[str, Any]
 ) -> tuple[tuple[str, ...], tuple[int, ...], str]:
-    check.unknown_keys(cards, _CARDS_KEYS, "[cards]")
+    at: Where = ("cards",)
+    check.unknown_keys(cards, _CARDS_KEYS, "[cards]", at)
     raw_colors = cards.get("colors")
     colors: list[str] = []
     counts: list[int] = []
     if not isinstance(raw_colors, Mapping) or not raw_colors:
-        check.add("[cards]", "'colors' must be a table of colour = number of cards")
+        check.add("[cards]", "'colors' must be a table of colour = number of cards", at, "colors")
     else:
         for color, count in raw_colors.items():
             if color in (GRAY, WILD):
-                check.add("[cards]", f"{color!r} is reserved and cannot be a card colour")
+                check.add(
+                    "[cards]", f"{color!r} is reserved and cannot be a card colour", at, "colors"
+                )
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                check.add("[cards]", f"colour {color!r} must have a whole number ≥ 1 of cards")
+                check.add(
+                    "[cards]",
+                    f"colour {color!r} must have a whole number ≥ 1 of cards",
+                    at,
+                    "colors",
+                )
                 count = 0
             colors.append(color)
             counts.append(count)
-    wild = check.integer(cards, "wild", "[cards]")
+    wild = check.integer(cards, "wild", "[cards]", at)
     wild_name = cards.get("wild_name", WILD)
     if not isinstance(wild_name, str):
-        check.add("[cards]", "'wild_name' must be a string")
+        check.add("[cards]", "'wild_name' must be a string", at, "wild_name")
         wild_name = WILD
     return tuple(colors), (*counts, wild), wild_name
 
@@ -332,34 +497,57 @@ def _parse_cards(
 def _parse_rules(
     check: _Checker, rules: Mapping[str, Any], players: list[int], default_variants: tuple[str, ...]
 ) -> MapRules:
-    check.unknown_keys(rules, _RULES_KEYS, "[rules]")
-    tickets = check.table(rules, "tickets", "[rules]")
-    check.unknown_keys(tickets, _TICKET_RULE_KEYS, "[rules.tickets]")
-    start_dealt = check.integer(tickets, "start_dealt", "[rules.tickets]", low=1)
-    start_keep = check.integer(tickets, "start_keep", "[rules.tickets]", low=1)
-    draw = check.integer(tickets, "draw", "[rules.tickets]", low=1)
-    draw_keep = check.integer(tickets, "draw_keep", "[rules.tickets]", low=1)
+    at: Where = ("rules",)
+    check.unknown_keys(rules, _RULES_KEYS, "[rules]", at)
+    tickets = check.table(rules, "tickets", "[rules]", at)
+    t_at: Where = ("rules", "tickets")
+    check.unknown_keys(tickets, _TICKET_RULE_KEYS, "[rules.tickets]", t_at)
+    start_dealt = check.integer(tickets, "start_dealt", "[rules.tickets]", t_at, low=1)
+    start_keep = check.integer(tickets, "start_keep", "[rules.tickets]", t_at, low=1)
+    draw = check.integer(tickets, "draw", "[rules.tickets]", t_at, low=1)
+    draw_keep = check.integer(tickets, "draw_keep", "[rules.tickets]", t_at, low=1)
     if start_keep > start_dealt:
         check.add(
-            "[rules.tickets]", f"start_keep ({start_keep}) exceeds start_dealt ({start_dealt})"
+            "[rules.tickets]",
+            f"start_keep ({start_keep}) exceeds start_dealt ({start_dealt})",
+            t_at,
+            "start_keep",
         )
     if draw_keep > draw:
-        check.add("[rules.tickets]", f"draw_keep ({draw_keep}) exceeds draw ({draw})")
+        check.add(
+            "[rules.tickets]", f"draw_keep ({draw_keep}) exceeds draw ({draw})", t_at, "draw_keep"
+        )
     returned = tickets.get("returned")
     if returned not in _RETURNED:
-        check.add("[rules.tickets]", f"'returned' must be one of {_RETURNED}, not {returned!r}")
+        check.add(
+            "[rules.tickets]",
+            f"'returned' must be one of {_RETURNED}, not {returned!r}",
+            t_at,
+            "returned",
+        )
         returned = "bottom"
 
-    points_raw = check.table(rules, "route_points", "[rules]")
+    points_raw = check.table(rules, "route_points", "[rules]", at)
+    p_at: Where = ("rules", "route_points")
     if not points_raw and "route_points" in rules:
-        check.add("[rules.route_points]", "must give the points of at least one route length")
+        check.add("[rules.route_points]", "must give the points of at least one route length", p_at)
     route_points: dict[int, int] = {}
     for length, points in points_raw.items():
         if not (str(length).isascii() and str(length).isdigit()) or int(length) < 1:
-            check.add("[rules.route_points]", f"length {length!r} must be a whole number ≥ 1")
+            check.add(
+                "[rules.route_points]",
+                f"length {length!r} must be a whole number ≥ 1",
+                p_at,
+                length,
+            )
             continue
         if isinstance(points, bool) or not isinstance(points, int):
-            check.add("[rules.route_points]", f"points for length {length} must be a whole number")
+            check.add(
+                "[rules.route_points]",
+                f"points for length {length} must be a whole number",
+                p_at,
+                length,
+            )
             continue
         route_points[int(length)] = points
 
@@ -370,43 +558,50 @@ def _parse_rules(
         or not all(isinstance(s, int) and not isinstance(s, bool) for s in start_scores_raw)
     ):
         check.add(
-            "[rules]", f"'start_scores' must list a whole number for each of {players[1]} seats"
+            "[rules]",
+            f"'start_scores' must list a whole number for each of {players[1]} seats",
+            at,
+            "start_scores",
         )
         start_scores_raw = [0] * players[1]
 
     return MapRules(
         min_players=players[0],
         max_players=players[1],
-        cars_per_player=check.integer(rules, "cars_per_player", "[rules]", low=1),
-        starting_hand=check.integer(rules, "starting_hand", "[rules]"),
-        display_size=check.integer(rules, "display_size", "[rules]", low=1),
-        max_face_up_wilds=check.integer(rules, "max_face_up_wilds", "[rules]"),
+        cars_per_player=check.integer(rules, "cars_per_player", "[rules]", at, low=1),
+        starting_hand=check.integer(rules, "starting_hand", "[rules]", at),
+        display_size=check.integer(rules, "display_size", "[rules]", at, low=1),
+        max_face_up_wilds=check.integer(rules, "max_face_up_wilds", "[rules]", at),
         start_tickets_dealt=start_dealt,
         start_tickets_keep=start_keep,
         draw_tickets=draw,
         draw_tickets_keep=draw_keep,
         returned_tickets=returned,
         route_points=route_points,
-        end_trigger_cars=check.integer(rules, "end_trigger_cars", "[rules]"),
+        end_trigger_cars=check.integer(rules, "end_trigger_cars", "[rules]", at),
         both_pair_routes_min_players=check.integer(
-            rules, "both_pair_routes_min_players", "[rules]", low=1
+            rules, "both_pair_routes_min_players", "[rules]", at, low=1
         ),
         start_scores=tuple(start_scores_raw),
         default_variants=default_variants,
     )
 
 
-def _entries(check: _Checker, board_data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+def _entries(
+    check: _Checker, board_data: Mapping[str, Any], key: str
+) -> list[tuple[Where, Mapping[str, Any]]]:
+    """The tables listed under ``key``, each with where it is (its index in the file)."""
     items = board_data.get(key)
     if not isinstance(items, list) or not items:
-        check.add("[board]", f"'{key}' must be a non-empty list of tables")
+        check.add("[board]", f"'{key}' must be a non-empty list of tables", ("board",), key)
         return []
     good = []
     for i, item in enumerate(items):
+        at: Where = ("board", key, i)
         if isinstance(item, Mapping):
-            good.append(item)
+            good.append((at, item))
         else:
-            check.add(f"{key}[{i}]", f"must be a table, not {item!r}")
+            check.add(f"{key}[{i}]", f"must be a table, not {item!r}", at)
     return good
 
 
@@ -416,6 +611,16 @@ def _places(board_data: Any) -> _Places:
         return _Places(frozenset(), frozenset())
     locations = board_data.get("locations")
     routes = board_data.get("routes")
+    written: dict[str, str] = {}
+    spellings: dict[str, str] = {}
+    for item in locations if isinstance(locations, list) else []:
+        if isinstance(item, Mapping) and isinstance(item.get("name"), str):
+            aliases = item.get("aliases")
+            others = aliases if isinstance(aliases, list) else []
+            for spelling in (item["name"], *others):
+                if isinstance(spelling, str):
+                    written.setdefault(spelling, item["name"])
+                    spellings.setdefault(name_key(spelling), item["name"])
     names = frozenset(
         item["name"]
         for item in (locations if isinstance(locations, list) else [])
@@ -428,7 +633,7 @@ def _places(board_data: Any) -> _Places:
         and isinstance(item.get("a"), str)
         and isinstance(item.get("b"), str)
     )
-    return _Places(names, joined)
+    return _Places(names, joined, written, spellings)
 
 
 def _parse_locations(
@@ -436,44 +641,58 @@ def _parse_locations(
 ) -> tuple[Location, ...]:
     locations: list[Location] = []
     seen: dict[str, str] = {}
-    for i, item in enumerate(_entries(check, board_data, "locations")):
+    for i, (at, item) in enumerate(_entries(check, board_data, "locations")):
         entry = f"location {i}"
-        name = check.string(item, "name", entry)
+        name = check.string(item, "name", entry, at)
         entry = f"location {i} ({name!r})"
-        aliases = check.string_list(item, "aliases", entry)
+        aliases = check.string_list(item, "aliases", entry, at)
         for spelling in (name, *aliases):
             key = name_key(spelling)
             if key in seen and seen[key] != name:
-                check.add(entry, f"name or alias {spelling!r} is taken by location {seen[key]!r}")
+                check.add(
+                    entry, f"name or alias {spelling!r} is taken by location {seen[key]!r}", at
+                )
             elif spelling == name and key in seen:
-                check.add(entry, "duplicate location name")
+                check.add(entry, "duplicate location name", at)
             seen.setdefault(key, name)
-        extra = _check_extra(check, "locations", item, entry, fields, places)
+        extra = _check_extra(check, "locations", item, entry, at, fields, places)
         locations.append(Location(i, name, extra, aliases))
     return tuple(locations)
 
 
-def _check_ids(check: _Checker, kind: str, ids: list[int]) -> None:
+def _check_ids(check: _Checker, kind: str, ids: list[tuple[int, Where]]) -> None:
     seen: set[int] = set()
-    for ident in ids:
+    for ident, at in ids:
         if ident in seen:
-            check.add(f"{kind} {ident}", f"duplicate {kind} id")
+            check.add(f"{kind} {ident}", f"duplicate {kind} id", at)
         seen.add(ident)
     expected = set(range(len(ids)))
     if seen != expected and len(seen) == len(ids):
-        check.add(f"{kind}s", f"{kind} ids must be 0..{len(ids) - 1}; got {sorted(seen)}")
+        check.add(
+            f"{kind}s",
+            f"{kind} ids must be 0..{len(ids) - 1}; got {sorted(seen)}",
+            ("board", f"{kind}s"),
+        )
 
 
 def _endpoints(
-    check: _Checker, item: Mapping[str, Any], entry: str, names: set[str]
+    check: _Checker,
+    item: Mapping[str, Any],
+    entry: str,
+    at: Where,
+    names: set[str],
+    places: _Places,
 ) -> tuple[str, str]:
-    a = check.string(item, "a", entry)
-    b = check.string(item, "b", entry)
+    a = check.string(item, "a", entry, at)
+    b = check.string(item, "b", entry, at)
     for end in (a, b):
         if end and end not in names:
-            check.add(entry, f"unknown location {end!r}")
+            message = places.alias_message(end)
+            if message is None:
+                message = f"unknown location {end!r}{places.closest(end)}"
+            check.add(entry, message, at)
     if a and a == b:
-        check.add(entry, f"both ends are {a!r}")
+        check.add(entry, f"both ends are {a!r}", at)
     return a, b
 
 
@@ -487,24 +706,32 @@ def _parse_routes(
     places: _Places,
 ) -> tuple[Route, ...]:
     parsed: list[tuple[int, str, str, str, int, int | None, dict[str, Any]]] = []
-    for i, item in enumerate(_entries(check, board_data, "routes")):
-        ident = check.identifier(item, f"route #{i}")
+    ids: list[tuple[int, Where]] = []
+    for i, (at, item) in enumerate(_entries(check, board_data, "routes")):
+        ident = check.identifier(item, f"route #{i}", at)
         entry = f"route {ident}" if ident is not None else f"route #{i}"
-        a, b = _endpoints(check, item, entry, names)
-        color = check.string(item, "color", entry)
+        a, b = _endpoints(check, item, entry, at, names, places)
+        color = check.string(item, "color", entry, at)
         if color and color != GRAY and color not in colors:
-            check.add(entry, f"bad colour {color!r} (expected gray or one of: {', '.join(colors)})")
-        length = check.integer(item, "length", entry, low=1)
+            check.add(
+                entry,
+                f"bad colour {color!r} (expected gray or one of: {', '.join(colors)})"
+                + _did_you_mean(color, (GRAY, *colors)),
+                at,
+            )
+        length = check.integer(item, "length", entry, at, low=1)
         if length not in rules.route_points:
-            check.add(entry, f"length {length} has no entry in [rules.route_points]")
+            check.add(entry, f"length {length} has no entry in [rules.route_points]", at)
         pair = item.get("pair")
         if pair is not None and (isinstance(pair, bool) or not isinstance(pair, int)):
-            check.add(entry, f"'pair' must be a whole number, not {pair!r}")
+            check.add(entry, f"'pair' must be a whole number, not {pair!r}", at)
             pair = None
-        extra = _check_extra(check, "routes", item, entry, fields, places)
+        extra = _check_extra(check, "routes", item, entry, at, fields, places)
         if ident is not None:
             parsed.append((ident, a, b, color, length, pair, extra))
-    _check_ids(check, "route", [p[0] for p in parsed])
+            ids.append((ident, at))
+            check.entry_at.setdefault(("route", ident), at)
+    _check_ids(check, "route", ids)
 
     by_pair: dict[int, list[int]] = {}
     for ident, _a, _b, _c, _l, pair, _e in parsed:
@@ -513,16 +740,19 @@ def _parse_routes(
     partner: dict[int, int] = {}
     by_id = {p[0]: p for p in parsed}
     for pair, members in by_pair.items():
+        last = check.entry_at[("route", members[-1])]  # the route that completes (or spoils) it
         if len(members) != 2:
             check.add(
-                f"pair {pair}", f"a pair needs exactly 2 routes, found {len(members)}: {members}"
+                f"pair {pair}",
+                f"a pair needs exactly 2 routes, found {len(members)}: {members}",
+                last,
             )
             continue
         r1, r2 = (by_id[m] for m in members)
         if {r1[1], r1[2]} != {r2[1], r2[2]}:
-            check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} join different locations")
+            check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} join different locations", last)
         if r1[4] != r2[4]:
-            check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} differ in length")
+            check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} differ in length", last)
         partner[r1[0]] = r2[0]
         partner[r2[0]] = r1[0]
     ends_seen: dict[frozenset[str], int] = {}
@@ -531,7 +761,9 @@ def _parse_routes(
         other = ends_seen.get(ends)
         if other is not None and partner.get(ident) != other:
             check.add(
-                f"route {ident}", f"duplicates route {other} ({a}–{b}) without sharing its pair"
+                f"route {ident}",
+                f"duplicates route {other} ({a}–{b}) without sharing its pair",
+                check.entry_at[("route", ident)],
             )
         ends_seen.setdefault(ends, ident)
     routes = [
@@ -548,17 +780,18 @@ def _parse_tickets(
     names: set[str],
     places: _Places,
 ) -> tuple[Ticket, ...]:
-    tickets: list[Ticket] = []
-    for i, item in enumerate(_entries(check, board_data, "tickets")):
-        ident = check.identifier(item, f"ticket #{i}")
+    tickets: list[tuple[Ticket, Where]] = []
+    for i, (at, item) in enumerate(_entries(check, board_data, "tickets")):
+        ident = check.identifier(item, f"ticket #{i}", at)
         entry = f"ticket {ident}" if ident is not None else f"ticket #{i}"
-        a, b = _endpoints(check, item, entry, names)
-        points = check.integer(item, "points", entry, low=1)
-        extra = _check_extra(check, "tickets", item, entry, fields, places)
+        a, b = _endpoints(check, item, entry, at, names, places)
+        points = check.integer(item, "points", entry, at, low=1)
+        extra = _check_extra(check, "tickets", item, entry, at, fields, places)
         if ident is not None:
-            tickets.append(Ticket(ident, a, b, points, extra))
-    _check_ids(check, "ticket", [t.id for t in tickets])
-    return tuple(sorted(tickets, key=lambda t: t.id))
+            tickets.append((Ticket(ident, a, b, points, extra), at))
+            check.entry_at.setdefault(("ticket", ident), at)
+    _check_ids(check, "ticket", [(t.id, at) for t, at in tickets])
+    return tuple(sorted((t for t, _at in tickets), key=lambda t: t.id))
 
 
 def _check_components(
@@ -569,12 +802,13 @@ def _check_components(
     tickets: tuple[Ticket, ...],
     deck: tuple[int, ...],
 ) -> None:
+    at: Where = ("components",)
     if declared is None:
         return
     if not isinstance(declared, Mapping):
-        check.add("[components]", "must be a table of declared counts")
+        check.add("[components]", "must be a table of declared counts", at)
         return
-    check.unknown_keys(declared, _COMPONENT_KEYS, "[components]")
+    check.unknown_keys(declared, _COMPONENT_KEYS, "[components]", at)
     actual = {
         "locations": len(locations),
         "routes": len(routes),
@@ -585,7 +819,9 @@ def _check_components(
     }
     for key, value in declared.items():
         if key in actual and value != actual[key]:
-            check.add("[components]", f"declares {value} {key} but the data has {actual[key]}")
+            check.add(
+                "[components]", f"declares {value} {key} but the data has {actual[key]}", at, key
+            )
 
 
 def _check_enough_components(
@@ -602,14 +838,21 @@ def _check_enough_components(
             "[cards]",
             f"{sum(deck)} cards cannot deal {rules.starting_hand} to {most} players "
             f"and lay {rules.display_size} face up",
+            ("cards",),
         )
     if tickets and len(tickets) < most * rules.start_tickets_dealt:
         check.add(
             "[rules.tickets]",
             f"{len(tickets)} tickets cannot deal {rules.start_tickets_dealt} to {most} players",
+            ("rules", "tickets"),
         )
     if rules.max_face_up_wilds >= rules.display_size:
-        check.add("[rules]", "max_face_up_wilds must be smaller than display_size")
+        check.add(
+            "[rules]",
+            "max_face_up_wilds must be smaller than display_size",
+            ("rules",),
+            "max_face_up_wilds",
+        )
     for route in routes:
         if route.color in colors:
             need = route.length
@@ -618,6 +861,7 @@ def _check_enough_components(
                 check.add(
                     f"route {route.id}",
                     f"needs {need} {route.color} cards; the deck holds {have} with wilds",
+                    check.entry_at.get(("route", route.id)),
                 )
 
 
@@ -688,4 +932,4 @@ def _load_file(path: str, _mtime_ns: int, _size: int, _plugins: int) -> Board:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise MapError([MapProblem(name, "file", f"not UTF-8 text: {exc}")]) from None
-    return parse_map(text, source=name)
+    return _parse_map(text, name, stacklevel=4)
