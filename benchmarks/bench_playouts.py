@@ -2,6 +2,13 @@
 
     python benchmarks/bench_playouts.py            # the default configurations
     python benchmarks/bench_playouts.py --games 500 --config newyork:2
+    python benchmarks/bench_playouts.py --config newyork:2:none --config newyork:2:filter
+
+A configuration is ``map:players`` (the map's default variants) or
+``map:players:variants`` with the variants joined by ``+`` (``none`` for no
+variant). The variant ``filter`` is a benchmark plugin registered here: a
+``ttr_filter_actions`` hook that looks at every candidate and removes none,
+so that the rows with and without it show what the filter hook costs.
 
 Each configuration plays ``--games`` games between uniformly random players
 (a legal action chosen at random each step) after one warm-up game, and
@@ -16,19 +23,47 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Sequence
 
 import ttr_core
 
-DEFAULT_CONFIGS = ("newyork:2", "newyork:4", "nederland:4")
+DEFAULT_CONFIGS = (
+    "newyork:2",
+    "newyork:4",
+    "nederland:4",
+    "newyork:2:none",
+    "newyork:2:filter",
+    "nederland:4:tolls+filter",
+)
 
 
-def playouts(map_name: str, players: int, games: int, seed: int) -> tuple[float, int]:
+class KeepAllFilter:
+    """A filter that inspects every candidate action and removes none."""
+
+    @ttr_core.hookimpl
+    def ttr_filter_actions(self, actions: Sequence[ttr_core.Action]) -> list[ttr_core.Action]:
+        return [a for a in actions if type(a) is not ttr_core.Pass]
+
+
+def parse_config(config: str) -> tuple[str, int, list[str] | None]:
+    """``map:players[:variants]`` as (map, players, variants or None for the map's)."""
+    map_name, _, rest = config.partition(":")
+    count, _, names = rest.partition(":")
+    variants = None
+    if names:
+        variants = [] if names == "none" else names.split("+")
+    return map_name, int(count or 2), variants
+
+
+def playouts(
+    map_name: str, players: int, games: int, seed: int, variants: list[str] | None = None
+) -> tuple[float, int]:
     """Seconds taken and actions applied by ``games`` random games."""
     board = ttr_core.load_map(map_name)
     actions = 0
     start = time.perf_counter()
     for game in range(games):
-        state = ttr_core.new_game(board, players, seed=seed + game)
+        state = ttr_core.new_game(board, players, seed=seed + game, variants=variants)
         chooser = random.Random(seed + game)
         while state.pending is not None:
             legal = ttr_core.legal_actions(state)
@@ -45,23 +80,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--config",
         action="append",
-        help="map:players (repeatable; default: newyork:2, newyork:4, nederland:4)",
+        help="map:players[:variants] (repeatable; default: " + ", ".join(DEFAULT_CONFIGS) + ")",
     )
     args = parser.parse_args(argv)
     configs = args.config or list(DEFAULT_CONFIGS)
+    if "filter" not in ttr_core.available_variants():
+        ttr_core.register_variant("filter", KeepAllFilter())
     print(
         f"ttr-core {ttr_core.__version__}, Python {platform.python_version()}, {platform.machine()}"
     )
-    print(f"{'config':<14} {'games':>6} {'games/s':>9} {'actions/s':>10} {'actions/game':>13}")
+    print(f"{'config':<25} {'games':>6} {'games/s':>9} {'actions/s':>10} {'actions/game':>13}")
     for config in configs:
-        map_name, _, count = config.partition(":")
-        players = int(count or 2)
-        playouts(map_name, players, 1, seed=10**6)  # warm caches (map, rule set, action table)
+        map_name, players, variants = parse_config(config)
+        # warm caches (map, rule set, action table)
+        playouts(map_name, players, 1, seed=10**6, variants=variants)
         best, actions = min(
-            playouts(map_name, players, args.games, seed=0) for _ in range(args.repeat)
+            playouts(map_name, players, args.games, seed=0, variants=variants)
+            for _ in range(args.repeat)
         )
         print(
-            f"{config:<14} {args.games:>6} {args.games / best:>9.0f} {actions / best:>10.0f} "
+            f"{config:<25} {args.games:>6} {args.games / best:>9.0f} {actions / best:>10.0f} "
             f"{actions / args.games:>13.1f}"
         )
     return 0

@@ -62,11 +62,11 @@ def test_the_core_never_names_a_variant() -> None:
 def test_hooks_no_plugin_implements_cost_nothing_per_move() -> None:
     rules = ttr_core.new_game("newyork", 2).rules
     assert rules.variants == ("attractions",)
-    assert rules.setup == rules.after_claim == rules.between_turns == ()
-    assert not (rules.has_veto or rules.has_extra_actions or rules.has_apply_action)
-    assert rules.has_score_lines
+    assert rules.setup == rules.after_claim == rules.between_turns == rules.game_over == ()
+    assert rules.veto == rules.filter == rules.extra_actions == rules.apply_action == ()
+    assert [impl.variant for impl in rules.score_lines] == ["attractions"]
     bare = ttr_core.new_game("newyork", 2, variants=[]).rules
-    assert not bare.has_score_lines
+    assert bare.score_lines == ()
 
 
 def test_rule_sets_are_resolved_once_per_configuration() -> None:
@@ -296,18 +296,16 @@ def test_a_vetoed_action_in_the_wrong_phase_is_reported_as_the_wrong_phase() -> 
     assert err.value.reason == Reason.WRONG_PHASE
 
 
-def test_chained_hooks_refuse_ordering_markers() -> None:
+def test_hooks_refuse_ordering_markers() -> None:
     class Eager:
         @hookimpl(tryfirst=True)
         def ttr_after_claim(self, state: GameState) -> None:
             return None
 
-    ttr_core.register_variant("eager", Eager())
-    try:
-        with pytest.raises(ttr_core.PluginError, match="chained hook"):
-            ttr_core.new_game("newyork", 2, variants=["eager"])
-    finally:
-        ttr_core.unregister_variant("eager")
+    with pytest.raises(ttr_core.PluginError, match="variant order") as err:
+        ttr_core.register_variant("eager", Eager())
+    assert (err.value.variant, err.value.hook) == ("eager", "ttr_after_claim")
+    assert "eager" not in ttr_core.available_variants()
 
 
 def test_two_plugins_declaring_the_same_map_field_conflict() -> None:

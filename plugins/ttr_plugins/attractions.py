@@ -5,18 +5,35 @@ attractions. At the end each player scores :data:`POINTS_PER_ATTRACTION` for
 every attraction that at least one of their own routes touches, i.e. that is
 an endpoint of one of their claimed routes (engine decision E14). An
 attraction counts once per player; several players can each score it.
+
+Option (``new_game(..., options={"attractions": {...}})``):
+``points_per_attraction``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ttr_core import GameState, MapField, ScoreLine, hookimpl
+from ttr_core import GameState, MapField, ScoreLine, VariantOption, hookimpl
 
 #: The variant name this plugin is registered under.
 NAME = "attractions"
-#: Points per attraction touched.
+#: Points per attraction touched, by default.
 POINTS_PER_ATTRACTION = 1
+
+
+@hookimpl
+def ttr_options() -> Sequence[VariantOption]:
+    return [
+        VariantOption(
+            "points_per_attraction",
+            int,
+            POINTS_PER_ATTRACTION,
+            "points for each attraction one of a player's routes touches",
+            low=0,
+            high=100,
+        )
+    ]
 
 
 @hookimpl
@@ -45,6 +62,7 @@ def attractions_touched(state: GameState, player: int) -> frozenset[str]:
 
 @hookimpl
 def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
+    points = state.rules.option(NAME, "points_per_attraction")
     sheets = []
     for seat in range(state.num_players):
         touched = attractions_touched(state, seat)
@@ -53,7 +71,7 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
                 ScoreLine(
                     kind=NAME,
                     label=f"Tourist attractions touched: {len(touched)}",
-                    points=POINTS_PER_ATTRACTION * len(touched),
+                    points=points * len(touched),
                     detail=tuple(sorted(touched)),
                 )
             ]

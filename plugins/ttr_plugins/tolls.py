@@ -10,9 +10,15 @@ free (engine decision E12: the bank is unlimited and always makes change).
 * The second route of a pair: its toll goes to the owner of the first.
 * A player who cannot pay the whole toll pays nothing and takes one Loan; on
   a second route the bank then pays the owner. A loan is never a choice.
+* A route claimed by an owner that is not a seat (a neutral player, claimed
+  through ``ttr_core.effects.claim_route``) pays nothing itself; if it is the
+  second route of a pair whose first a seat owns, the bank pays that seat.
 * End of game: players without a loan are ranked by the value they hold and
   score the toll bonus of :data:`TOLL_BONUS` (ties share the rank and skip
   the places they fill, E16); each loan costs :data:`LOAN_PENALTY` points.
+
+Options (``new_game(..., options={"tolls": {...}})``): ``start_value``, the
+toll value each player starts with, and ``loan_penalty``, points per loan.
 
 Holdings are secret: a player's view shows their own value and every
 player's loans (which are public).
@@ -25,13 +31,22 @@ from typing import Any
 
 import attrs
 
-from ttr_core import Board, GameState, MapField, PluginError, ScoreLine, hookimpl, rank_bonus
+from ttr_core import (
+    Board,
+    GameState,
+    MapField,
+    PluginError,
+    ScoreLine,
+    VariantOption,
+    hookimpl,
+    rank_bonus,
+)
 
 #: The variant name this plugin is registered under.
 NAME = "tolls"
-#: Toll value each player starts with: 2 × 4, 6 × 2 and 10 × 1.
+#: Toll value each player starts with by default: 2 × 4, 6 × 2 and 10 × 1.
 START_VALUE = 2 * 4 + 6 * 2 + 10 * 1
-#: Points each Loan card costs at the end.
+#: Points each Loan card costs at the end, by default.
 LOAN_PENALTY = 5
 #: Toll bonus by rank, for each player count.
 TOLL_BONUS: Mapping[int, tuple[int, ...]] = {
@@ -48,8 +63,9 @@ class TollState:
 
     ``holdings`` and ``loans`` are per seat. ``bank_received`` is all value
     players paid to the bank, ``bank_paid`` all value the bank paid to owners
-    for seconds routes claimed on a loan, so that value is conserved:
-    ``sum(holdings) + bank_received - bank_paid == START_VALUE * players``.
+    (for second routes claimed on a loan or by a non-seat owner), so that
+    value is conserved: ``sum(holdings) + bank_received - bank_paid ==
+    start_value * players``.
     """
 
     holdings: tuple[int, ...]
@@ -64,6 +80,21 @@ def tolls(state: GameState) -> TollState:
     if not isinstance(value, TollState):
         raise PluginError(f"the game has no {NAME!r} state: is the variant switched on?")
     return value
+
+
+@hookimpl
+def ttr_options() -> Sequence[VariantOption]:
+    return [
+        VariantOption(
+            "start_value",
+            int,
+            START_VALUE,
+            "toll value each player starts with (the rulebook's 2×4 + 6×2 + 10×1)",
+            low=0,
+            high=10_000,
+        ),
+        VariantOption("loan_penalty", int, LOAN_PENALTY, "points each loan costs", low=0),
+    ]
 
 
 @hookimpl
@@ -109,7 +140,8 @@ def ttr_setup(state: GameState) -> GameState:
             f"the {NAME!r} variant is played by {min(TOLL_BONUS)} to {max(TOLL_BONUS)} players, "
             f"not {players}"
         )
-    return state.with_variant(NAME, TollState((START_VALUE,) * players, (0,) * players))
+    start = state.rules.option(NAME, "start_value")
+    return state.with_variant(NAME, TollState((start,) * players, (0,) * players))
 
 
 def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
@@ -128,10 +160,16 @@ def ttr_after_claim(state: GameState, player: int, route: int) -> GameState:
         owner = state.owner(board_route.partner)
         # Only a seat of the game is paid; any other owner (a neutral player,
         # E11) means the toll goes to the bank.
-        if owner is not None and owner != player and 0 <= owner < state.num_players:
+        if owner is not None and owner != player and state.is_seat(owner):
             payee = owner
     holdings = current.holdings
-    if holdings[player] >= toll:
+    if not state.is_seat(player):
+        # A non-seat owner pays nothing; on a second route the bank pays the seat.
+        if payee is None:
+            return state
+        holdings = _replace(holdings, payee, holdings[payee] + toll)
+        new = attrs.evolve(current, holdings=holdings, bank_paid=current.bank_paid + toll)
+    elif holdings[player] >= toll:
         holdings = _replace(holdings, player, holdings[player] - toll)
         received = current.bank_received
         if payee is None:
@@ -154,6 +192,7 @@ def ttr_after_claim(state: GameState, player: int, route: int) -> GameState:
 def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
     current = tolls(state)
     table = TOLL_BONUS[state.num_players]
+    penalty_per_loan = state.rules.option(NAME, "loan_penalty")
     ranks = rank_bonus(current.holdings, table, [loans == 0 for loans in current.loans])
     sheets = []
     for seat, (rank, points) in enumerate(ranks):
@@ -163,7 +202,9 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
             bonus = ScoreLine("toll_bonus", f"Toll bonus: none, {loans} loan(s) taken", 0)
         else:
             bonus = ScoreLine("toll_bonus", f"Toll bonus: rank {rank} with {held} in tolls", points)
-        penalty = ScoreLine("loans", f"Loans: {loans} × −{LOAN_PENALTY}", -LOAN_PENALTY * loans)
+        penalty = ScoreLine(
+            "loans", f"Loans: {loans} × −{penalty_per_loan}", -penalty_per_loan * loans
+        )
         sheets.append([bonus, penalty])
     return sheets
 

@@ -14,6 +14,7 @@ Everything listed in ``__all__`` is stable; the modules behind it are not.
 
 from __future__ import annotations
 
+from . import effects
 from .actions import (
     Action,
     ClaimRoute,
@@ -40,14 +41,17 @@ from .errors import (
     UnknownMapError,
     UnknownVariantError,
 )
-from .hookspecs import LOCATION, ROUTE, MapField, hookimpl
+from .hookcheck import is_strict, set_strict
+from .hookspecs import LOCATION, ROUTE, MapField, VariantOption, hookimpl
 from .maploader import available_maps, load_map, parse_map
 from .payment import payment_options
 from .plugin_manager import (
     GameRules,
     available_variants,
+    broken_variants,
     register_variant,
     unregister_variant,
+    variant_options,
 )
 from .scoring import (
     FinalScores,
@@ -85,11 +89,11 @@ __all__ = [
     "MapError",
     "MapField",
     "MapProblem",
-    "MapWarning",
     "MapRules",
+    "MapWarning",
+    "OptionError",
     "Pass",
     "Pending",
-    "OptionError",
     "PendingKind",
     "PlayerCountError",
     "PlayerState",
@@ -107,14 +111,18 @@ __all__ = [
     "TtrWarning",
     "UnknownMapError",
     "UnknownVariantError",
+    "VariantOption",
     "__version__",
     "apply",
     "available_maps",
     "available_variants",
+    "broken_variants",
+    "effects",
     "end_turn",
     "final_scores",
     "hookimpl",
     "is_over",
+    "is_strict",
     "legal_actions",
     "load_map",
     "new_game",
@@ -125,5 +133,7 @@ __all__ = [
     "rank_bonus",
     "register_variant",
     "score_sheets",
+    "set_strict",
     "unregister_variant",
+    "variant_options",
 ]

@@ -7,10 +7,11 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
-from .errors import TtrError
+from .errors import OptionError, TtrError
 from .maploader import available_maps, load_map
-from .plugin_manager import available_variants
+from .plugin_manager import available_variants, broken_variants, variant_options
 from .simulate import PlayoutResult, random_playout
 
 
@@ -30,8 +31,81 @@ def _parser() -> argparse.ArgumentParser:
         "--variants",
         help="comma-separated variants to switch on (default: the map's own; '' for none)",
     )
-    parser.add_argument("--list", action="store_true", help="list the maps and variants, then exit")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="VARIANT.NAME=VALUE",
+        help="set a variant option (repeatable; --list shows every option)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the maps, the variants with their options, and broken plugins; then exit",
+    )
     return parser
+
+
+def _print_list() -> None:
+    print("maps:", ", ".join(available_maps()))
+    print("variants:")
+    for name in available_variants():
+        print(f"  {name}")
+        for opt in variant_options(name):
+            bounds = ""
+            if opt.low is not None or opt.high is not None:
+                low = "" if opt.low is None else f"{opt.low} ≤ "
+                high = "" if opt.high is None else f" ≤ {opt.high}"
+                bounds = f", {low}value{high}"
+            if opt.choices:
+                bounds = f", one of {', '.join(repr(c) for c in opt.choices)}"
+            print(
+                f"    --option {name}.{opt.name}=…  ({opt.type.__name__}, "
+                f"default {opt.default!r}{bounds}): {opt.doc}"
+            )
+    broken = broken_variants()
+    if broken:
+        print("broken plugins (not usable):")
+        for name, error in broken.items():
+            print(f"  {name}: {error}")
+
+
+def _parse_options(given: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``VARIANT.NAME=VALUE`` strings as an options table, each value read as its option's type."""
+    options: dict[str, dict[str, Any]] = {}
+    for item in given:
+        key, eq, text = item.partition("=")
+        variant, dot, name = key.rpartition(".")
+        if not eq or not dot or not variant or not name:
+            raise OptionError(f"--option takes VARIANT.NAME=VALUE, not {item!r}")
+        declared = {opt.name: opt for opt in variant_options(variant)}
+        opt = declared.get(name)
+        value: Any = text
+        if opt is not None and opt.type is not str:
+            value = _typed(opt.type, text, item)
+        options.setdefault(variant, {})[name] = value
+    return options
+
+
+def _typed(kind: type, text: str, item: str) -> Any:
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"--option {item!r}: expected true or false")
+    try:
+        return kind(text)
+    except ValueError:
+        expected = "a whole number" if kind is int else "a number"
+        raise OptionError(f"--option {item!r}: expected {expected}") from None
+
+
+def _print_options(options: Any) -> None:
+    shown = [f"{v}.{name}={value!r}" for v, values in options for name, value in values]
+    if shown:
+        print("options:", ", ".join(shown))
 
 
 def _print_game(result: PlayoutResult, seed: int) -> None:
@@ -40,6 +114,7 @@ def _print_game(result: PlayoutResult, seed: int) -> None:
     board = state.board
     variants = ", ".join(state.rules.variants) or "none"
     print(f"{board.name}: {state.num_players} players, seed {seed}, variants: {variants}")
+    _print_options(state.rules.options)
     print(f"{result.turns} turns, {result.actions} actions, ended by {scores.termination}")
     for sheet in scores.sheets:
         print(f"\nSeat {sheet.player}: {sheet.total} points")
@@ -54,6 +129,7 @@ def _print_many(results: list[PlayoutResult], elapsed: float) -> None:
     seats = first.num_players
     variants = ", ".join(first.rules.variants) or "none"
     print(f"{first.board.name}: {len(results)} games, {seats} players, variants: {variants}")
+    _print_options(first.rules.options)
     wins = [0.0] * seats
     for result in results:
         for winner in result.scores.winners:
@@ -74,8 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
     if args.list:
-        print("maps:", ", ".join(available_maps()))
-        print("variants:", ", ".join(available_variants()))
+        _print_list()
         return 0
     if args.games < 1:
         print("ttr: --games must be at least 1", file=sys.stderr)
@@ -84,10 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.variants is not None:
         variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     try:
+        options = _parse_options(args.option)
         board = load_map(args.map)
         start = time.perf_counter()
         results = [
-            random_playout(board, args.players, seed=args.seed + i, variants=variants)
+            random_playout(
+                board, args.players, seed=args.seed + i, variants=variants, options=options
+            )
             for i in range(args.games)
         ]
         elapsed = time.perf_counter() - start

@@ -12,7 +12,7 @@ import functools
 import itertools
 import os
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -22,7 +22,7 @@ from .board import GRAY, Board
 from .errors import IllegalAction, PlayerCountError, PluginError, Reason
 from .maploader import load_map
 from .payment import ANY_COLOR, payment_ranges
-from .plugin_manager import game_rules, resolve_variants, run_chain
+from .plugin_manager import game_rules, resolve_variants
 from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState, Termination
 
 #: Most consecutive display resets done for one trigger (engine decision E3).
@@ -216,16 +216,21 @@ def new_game(
     players: int,
     seed: int = 0,
     variants: Iterable[str] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> GameState:
     """Set up a new game.
 
     ``map`` is a built-in map name, a map file path or a loaded :class:`Board`.
     ``variants`` names the variants to switch on; ``None`` means the map's
-    defaults and ``[]`` none at all. The state returned waits for the first
-    seat's starting ticket choice (engine decision E7).
+    defaults and ``[]`` none at all. ``options`` gives variant options as
+    ``{variant: {option: value}}`` (see :func:`variant_options`); options not
+    given take their defaults. The state returned waits for the first seat's
+    starting ticket choice (engine decision E7).
 
     Raises :class:`UnknownMapError`, :class:`MapError`,
-    :class:`UnknownVariantError` or :class:`PlayerCountError`.
+    :class:`UnknownVariantError`, :class:`PlayerCountError`,
+    :class:`OptionError` or :class:`PluginError` (a variant that is installed
+    but broken).
     """
     board = map if isinstance(map, Board) else load_map(map)
     low, high = board.rules.min_players, board.rules.max_players
@@ -233,7 +238,7 @@ def new_game(
         raise PlayerCountError(board.id, players, low, high)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {seed!r}")
-    rules = game_rules(board, players, resolve_variants(board, variants))
+    rules = game_rules(board, players, resolve_variants(board, variants), options)
     mr = board.rules
 
     cards = [card for card, n in enumerate(board.deck) for _ in range(n)]
@@ -282,7 +287,7 @@ def new_game(
         shuffles=supply.shuffles,
     )
     if rules.setup:
-        state = run_chain(rules.setup, state)
+        state = rules.run_setup(state)
     return state
 
 
@@ -305,6 +310,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     return cached
 
 
+_NOTHING_FILTERED: Mapping[Action, str] = {}
+
+
 def _compute_legal(state: GameState) -> tuple[Action, ...]:
     pending = state.pending
     if pending is None:
@@ -324,19 +332,20 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
         ]
     else:
         acts = []
-    if rules.has_veto:
-        acts = [a for a in acts if rules.veto(state, a) is None]
-    if rules.has_extra_actions:
-        for extra in rules.pm.hook.ttr_extra_actions(state=state):
-            if extra:
-                acts.extend(extra)
+    if rules.filter:
+        acts, removed = rules.run_filter(state, acts)
+        object.__setattr__(state, "_filtered_out", removed or _NOTHING_FILTERED)
+    if rules.veto:
+        acts = [a for a in acts if rules.run_veto(state, a) is None]
+    if rules.extra_actions:
+        acts.extend(rules.run_extra_actions(state))
     if not acts:
         if kind != _TURN:
             # Only a turn can be passed; any other decision left without a
             # choice would stall the game, which only a plugin can cause.
             raise PluginError(
                 f"no legal action for the pending {kind!r} decision of seat {seat}: "
-                f"variants {', '.join(rules.variants) or 'none'} vetoed or offered none"
+                f"variants {', '.join(rules.variants) or 'none'} filtered, vetoed or offered none"
             )
         acts = [_action_table(state.board, state.num_players).passes[seat]]
     return tuple(acts)
@@ -416,20 +425,30 @@ def apply(state: GameState, action: Action) -> GameState:
     handler = _HANDLERS.get(type(action))
     rules = state.rules
     if handler is None:
-        if rules.has_apply_action:
-            result = rules.pm.hook.ttr_apply_action(state=state, action=action)
+        if rules.apply_action:
+            result = rules.run_apply_action(state, action)
             if result is not None:
-                return result  # type: ignore[no-any-return]
+                return result
         raise IllegalAction(Reason.UNKNOWN_ACTION, f"no rule applies {action!r}")
     if pending.kind not in _CORE_KINDS:
         raise IllegalAction(
             Reason.WRONG_PHASE, f"the game waits for a {pending.kind!r} decision, not {action!r}"
         )
     new = handler(state, action)
-    # Vetoes are asked only of actions the core allows (so a wrong phase is
-    # reported as such); Pass, the action of last resort, cannot be vetoed.
-    if rules.has_veto and type(action) is not Pass:
-        reason = rules.veto(state, action)
+    # Filters and vetoes are asked only of actions the core allows (so a wrong
+    # phase is reported as such); Pass, the action of last resort, is exempt.
+    if rules.filter and type(action) is not Pass:
+        removed = state._filtered_out
+        if removed is None:
+            legal_actions(state)
+            removed = state._filtered_out
+        assert removed is not None
+        if removed and action in removed:
+            raise IllegalAction(
+                Reason.VETOED, f"{action!r} is not allowed by variant {removed[action]!r}"
+            )
+    if rules.veto and type(action) is not Pass:
+        reason = rules.run_veto(state, action)
         if reason is not None:
             raise IllegalAction(Reason.VETOED, reason)
     return new
@@ -608,32 +627,66 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
     if error is not None:
         raise error
     board = state.board
-    route = board.routes[action.route]
-    seat = action.player
-    player = state.players[seat]
+    paid: tuple[tuple[int, int], ...] = ((board.wild, action.wilds),)
+    if action.color is not None:
+        length = board.routes[action.route].length
+        paid = ((board.colors.index(action.color), length - action.wilds), *paid)
+    changes = _claim_changes(state, action.player, action.route, paid)
+    if state.rules.after_claim:
+        claimed = state.rules.run_after_claim(
+            attrs.evolve(state, **changes), action.player, action.route
+        )
+        return _finish_turn(claimed, {}, passed=False)
+    return _finish_turn(state, changes, passed=False)
+
+
+def claim_for(
+    state: GameState, owner: int, route_id: int, paid: Iterable[tuple[int, int]]
+) -> GameState:
+    """Record ``owner``'s claim of a route and run the after-claim chain; the turn goes on.
+
+    The caller has checked that the claim is allowed. ``paid`` gives ``(card
+    index, count)`` pairs; see :func:`_claim_changes`.
+    """
+    claimed = attrs.evolve(state, **_claim_changes(state, owner, route_id, paid))
+    if state.rules.after_claim:
+        claimed = state.rules.run_after_claim(claimed, owner, route_id)
+    return claimed
+
+
+def _claim_changes(
+    state: GameState, owner: int, route_id: int, paid: Iterable[tuple[int, int]]
+) -> dict[str, Any]:
+    """The state fields a claim changes.
+
+    A seat pays ``paid`` (``(card index, count)`` pairs) from its hand into
+    the discard pile, places the route's cars and scores its points; an
+    owner that is not a seat pays and places nothing here. Empty slots and
+    too many face-up wilds are then dealt with as soon as the discarded cards
+    allow (E3/E4).
+    """
+    owners = list(state.owners)
+    owners[route_id] = owner
+    changes: dict[str, Any] = {"owners": tuple(owners)}
+    if not 0 <= owner < len(state.players):
+        return changes
+    board = state.board
+    route = board.routes[route_id]
+    player = state.players[owner]
     counts = list(player.hand.counts)
     discard = list(state.discard)
-    if action.color is not None:
-        colour = board.colors.index(action.color)
-        paid = route.length - action.wilds
-        counts[colour] -= paid
-        discard[colour] += paid
-    counts[board.wild] -= action.wilds
-    discard[board.wild] += action.wilds
+    for card, n in paid:
+        counts[card] -= n
+        discard[card] += n
     new_player = _with_hand(
         player,
         counts,
         cars=player.cars - route.length,
-        routes=(*player.routes, route.id),
+        routes=(*player.routes, route_id),
         score=player.score + board.rules.route_points[route.length],
     )
-    owners = list(state.owners)
-    owners[route.id] = seat
-    changes: dict[str, Any] = {
-        "players": _replace_player(state.players, seat, new_player),
-        "discard": tuple(discard),
-        "owners": tuple(owners),
-    }
+    changes["players"] = _replace_player(state.players, owner, new_player)
+    changes["discard"] = tuple(discard)
     display = state.display
     if None in display or display.count(board.wild) > board.rules.max_face_up_wilds:
         # Slots left empty (E4) are filled, and a display left with too many
@@ -641,17 +694,15 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         supply = _Supply(state.seed, state.deck, display, discard, state.shuffles)
         supply.fill_empty(board)
         changes.update(supply.state_fields())
-    after = state.rules.after_claim
-    if after:
-        claimed = run_chain(after, attrs.evolve(state, **changes), player=seat, route=route.id)
-        return _finish_turn(claimed, {}, passed=False)
-    return _finish_turn(state, changes, passed=False)
+    return changes
 
 
-def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
-    assert state.pending is not None
-    if state.pending.kind != _TURN:
-        raise _wrong_phase(state, action)
+def ticket_draw(state: GameState, count: int) -> tuple[dict[str, Any], tuple[int, ...]]:
+    """Up to ``count`` tickets from the top of the ticket deck, as ``(changes, ids)``.
+
+    An empty ticket deck is first refilled from the shuffled ticket discard
+    pile. ``changes`` are the ticket-deck fields of the new state.
+    """
     deck = state.ticket_deck
     discard = state.ticket_discard
     shuffles = state.shuffles
@@ -659,18 +710,28 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
         pile = list(discard)
         _rng(state.seed, shuffles).shuffle(pile)
         deck, discard, shuffles = tuple(pile), (), shuffles + 1
-    if not deck:
-        raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
+    drawn = deck[:count]
+    changes = {"ticket_deck": deck[count:], "ticket_discard": discard, "shuffles": shuffles}
+    return changes, drawn
+
+
+def ticket_return(state: GameState, returned: tuple[int, ...]) -> dict[str, Any]:
+    """The ticket-deck fields once ``returned`` go back as the map says (bottom or pile)."""
+    if state.board.rules.returned_tickets == "discard":
+        return {"ticket_discard": state.ticket_discard + returned}
+    return {"ticket_deck": state.ticket_deck + returned}
+
+
+def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
+    assert state.pending is not None
+    if state.pending.kind != _TURN:
+        raise _wrong_phase(state, action)
     rules = state.board.rules
-    count = min(rules.draw_tickets, len(deck))
-    offered = deck[:count]
-    return attrs.evolve(
-        state,
-        ticket_deck=deck[count:],
-        ticket_discard=discard,
-        shuffles=shuffles,
-        pending=Pending(_KEEP, action.player, offered, min(rules.draw_tickets_keep, count)),
-    )
+    changes, offered = ticket_draw(state, rules.draw_tickets)
+    if not offered:
+        raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
+    keep = min(rules.draw_tickets_keep, len(offered))
+    return attrs.evolve(state, pending=Pending(_KEEP, action.player, offered, keep), **changes)
 
 
 def _apply_keep(state: GameState, action: Action) -> GameState:
@@ -699,11 +760,8 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
         "players": _replace_player(
             state.players, seat, attrs.evolve(player, tickets=player.tickets + kept)
         ),
+        **ticket_return(state, returned),
     }
-    if state.board.rules.returned_tickets == "discard":
-        changes["ticket_discard"] = state.ticket_discard + returned
-    else:
-        changes["ticket_deck"] = state.ticket_deck + returned
     if pending.kind == _KEEP:
         return _finish_turn(state, changes, passed=False)
     # Starting choice: the next seat chooses, or the first turn begins (E7).
@@ -749,9 +807,12 @@ def _finish_turn(state: GameState, changes: dict[str, Any], passed: bool) -> Gam
     changes["termination"] = termination
     changes["pending"] = None if termination else _action_table(state.board, n).turn[(seat + 1) % n]
     new = attrs.evolve(state, **changes)
-    between = state.rules.between_turns
-    if between and termination is None:
-        new = run_chain(between, new)
+    rules = state.rules
+    if termination is None:
+        if rules.between_turns:
+            new = rules.run_between_turns(new)
+    elif rules.game_over:
+        new = rules.run_game_over(new)
     return new
 
 

@@ -103,11 +103,11 @@ class UnknownMapError(TtrError, LookupError):
 class UnknownVariantError(TtrError, LookupError):
     """A variant name that no installed plugin provides."""
 
-    def __init__(self, name: str, available: Iterable[str]) -> None:
+    def __init__(self, name: object, available: Iterable[str], message: str | None = None) -> None:
         self.name = name
         self.available = tuple(available)
         known = ", ".join(self.available) or "none installed"
-        super().__init__(f"unknown variant {name!r}: expected one of {known}")
+        super().__init__(message or f"unknown variant {name!r}: expected one of {known}")
 
 
 class PlayerCountError(TtrError, ValueError):

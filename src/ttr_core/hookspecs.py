@@ -12,22 +12,30 @@ on take part in that game. Each game resolves its plugins once into a
 :class:`ttr_core.plugin_manager.GameRules`: a hook no plugin implements costs
 nothing per move.
 
-Three kinds of hook:
+Every hook is called directly from the resolved rule set (not through
+pluggy's caller, for speed), in the order of the game's variant list; an
+implementation takes no ``wrapper``/``tryfirst``/``trylast`` marker. Three
+kinds of hook:
 
 * **collecting** hooks return a value (or ``None`` to abstain); the core
   gathers every result;
-* **first-result** hooks (``firstresult=True``) stop at the first plugin that
-  returns something other than ``None``;
-* **chained** hooks take a state and return a new state (or ``None`` for "no
-  change"); each plugin receives the state the previous one returned, in the
-  order of the game's variant list. They are called directly from the
-  resolved rule set (not through pluggy's caller, for speed), so they take no
-  ``wrapper``/``tryfirst``/``trylast`` marker and are not traced.
+* **first-result** hooks stop at the first plugin that returns something
+  other than ``None``;
+* **chained** hooks take a value (a state, a list of actions, a set of
+  seats) and return a new one (or ``None`` for "no change"); each plugin
+  receives what the previous one returned.
+
+Results are checked: a result of the wrong shape, or an exception other than
+a :class:`ttr_core.TtrError` escaping a hook, raises
+:class:`ttr_core.PluginError` naming the variant and the hook. Checks that
+would cost time on every move run only in strict mode
+(:func:`ttr_core.set_strict`); ``docs/hooks.md`` says which.
 
 Variant state: a plugin keeps its own frozen data in the game state under
 keys prefixed with its variant name (``"tolls"``, ``"tolls.bank"``); read it
 with ``state.variant(key)`` and write it with ``state.with_variant(key,
-value)``. Values must be immutable (frozen attrs classes, tuples, ints ...).
+value)``. Values must be immutable and hashable (frozen attrs classes,
+tuples, ints ...).
 
 Hooks receive states and must return new states: nothing may be mutated.
 """
@@ -43,7 +51,7 @@ import pluggy
 if TYPE_CHECKING:
     from .actions import Action
     from .board import Board
-    from .scoring import ScoreLine
+    from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
 
 #: Project name shared by the markers and the plugin manager.
@@ -80,6 +88,29 @@ class MapField:
     doc: str = ""
 
 
+#: The value types a variant option may have.
+OPTION_TYPES: tuple[type, ...] = (bool, int, float, str)
+
+
+@attrs.frozen
+class VariantOption:
+    """One option of a variant, declared through :func:`ttr_options`.
+
+    ``type`` is ``bool``, ``int``, ``float`` or ``str``; ``default`` the value
+    a game gets when it gives none; ``doc`` a sentence for people (``ttr
+    --list`` shows it). ``low`` and ``high`` bound a number (inclusive);
+    ``choices`` lists the only values allowed, when not empty.
+    """
+
+    name: str
+    type: type
+    default: Any
+    doc: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] = ()
+
+
 # ---------------------------------------------------------------------------
 # Map data
 # ---------------------------------------------------------------------------
@@ -114,8 +145,24 @@ def ttr_validate_map(board: Board) -> Iterable[str] | None:
 
 
 # ---------------------------------------------------------------------------
-# Setup
+# Options and setup
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def ttr_options() -> Sequence[VariantOption]:
+    """Declare the variant's options: names, types, defaults and docs.
+
+    Called once per plugin when it is found (entry point) or registered.
+    A game gives values with ``new_game(..., options={variant: {name:
+    value}})``; they are checked against these declarations, part of the
+    game's identity (``state.rules``), and read by the plugin with
+    ``state.rules.option(variant, name)``.
+
+    :return: the options; names must be unique within the variant and each
+        default must be a valid value.
+    """
+    raise NotImplementedError
 
 
 @hookspec(firstresult=True)
@@ -147,6 +194,23 @@ def ttr_setup(state: GameState) -> GameState | None:
 # ---------------------------------------------------------------------------
 # Actions
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def ttr_filter_actions(state: GameState, actions: Sequence[Action]) -> Sequence[Action] | None:
+    """Chained: narrow the core's candidate actions of ``state``, once per state.
+
+    Called by ``legal_actions`` with the core's candidates (before ``Pass``
+    and variant actions are added); each plugin receives what the previous
+    one kept. ``apply`` refuses an action a filter removed (reason
+    ``vetoed_by_variant``). Cheaper than :func:`ttr_veto_action`, which is
+    asked once per action.
+
+    :param actions: the candidates; do not mutate.
+    :return: the actions to keep (a subset of ``actions``, in any order), or
+        ``None`` to keep them all.
+    """
+    raise NotImplementedError
 
 
 @hookspec
@@ -215,6 +279,17 @@ def ttr_between_turns(state: GameState) -> GameState | None:
     raise NotImplementedError
 
 
+@hookspec
+def ttr_game_over(state: GameState) -> GameState | None:
+    """Chained: the game has just ended (``state.termination`` is set).
+
+    Called once, after the turn that ended the game, for a variant to settle
+    its state (reveal something, compute a final tally). The state must stay
+    over. Return the new state, or ``None`` for no change.
+    """
+    raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
 # Scoring and views
 # ---------------------------------------------------------------------------
@@ -228,6 +303,24 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]] | None:
     provisional ``score_sheets``), after the core's route and ticket lines.
     Lines appear in each score sheet in plugin order. Return ``None`` to add
     nothing.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_tie_break(
+    state: GameState, sheets: Sequence[ScoreSheet], tied: Sequence[int]
+) -> Sequence[int] | None:
+    """Chained: break a tie for first place that the core's rule left.
+
+    Called by ``final_scores`` only when several seats share the highest
+    total *and* the most completed tickets. Each plugin receives the seats
+    still tied after the previous one.
+
+    :param sheets: every seat's score sheet.
+    :param tied: the seats still tied, in seat order.
+    :return: the seats that stay winners (a non-empty subset of ``tied``), or
+        ``None`` to leave the tie as it is.
     """
     raise NotImplementedError
 

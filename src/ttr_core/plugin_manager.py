@@ -2,9 +2,16 @@
 
 Plugins are found through the ``ttr_core.plugins`` entry-point group (the
 built-in ones register there too) or registered at run time with
-:func:`register_variant`. Each game gets a :class:`GameRules`: its own
-pluggy manager holding only the variants switched on, with every hook
-resolved once, so that a hook no plugin implements costs nothing per move.
+:func:`register_variant`. Each plugin is checked once when found: pluggy
+validates its hook implementations, and its map fields and options are read
+and checked. A plugin that fails to import or to pass these checks is
+*broken*: it is left out, :func:`broken_variants` says why, and only games
+that ask for it fail.
+
+Each game configuration gets a :class:`GameRules`: for every hook, the
+implementations of the game's variants in the game's variant order, called
+directly (a hook no plugin implements costs nothing per move) and with their
+results checked (see :mod:`ttr_core.hookcheck`).
 """
 
 from __future__ import annotations
@@ -12,66 +19,168 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pluggy
 
-from . import hookspecs
+from . import hookcheck, hookspecs
 from .board import Board
-from .errors import PluginError, UnknownVariantError
-from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField
+from .errors import OptionError, PluginError, TtrError, UnknownVariantError
+from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, VariantOption
 
 if TYPE_CHECKING:
+    from .actions import Action
+    from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
 
-#: Set ``TTR_TRACE_HOOKS=1`` (before games are set up) to print the hook calls
-#: pluggy dispatches to stderr; chained hooks are called directly and not traced.
+#: Set ``TTR_TRACE_HOOKS=1`` to print every hook call (hook and variant) to stderr.
 TRACE_ENV = "TTR_TRACE_HOOKS"
 
-_registered: dict[str, object] = {}
+#: The hook names, from the specs.
+HOOK_NAMES: tuple[str, ...] = tuple(
+    sorted(name for name in vars(hookspecs) if name.startswith("ttr_"))
+)
+
+
+# ---------------------------------------------------------------------------
+# Plugins: found, checked, and isolated when broken
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class HookImpl:
+    """One plugin's implementation of one hook: called with the arguments it names."""
+
+    variant: str
+    hook: str
+    function: Callable[..., Any]
+    argnames: tuple[str, ...]
+    #: Print each call to stderr (``TTR_TRACE_HOOKS``, read when a game's rules are resolved).
+    trace: bool = False
+
+    def __call__(self, **kwargs: Any) -> Any:
+        if self.trace:
+            sys.stderr.write(f"ttr hook {self.hook} [{self.variant}]\n")
+        try:
+            return self.function(**{name: kwargs[name] for name in self.argnames})
+        except TtrError:
+            raise
+        except Exception as exc:  # a plugin's own bug: name it
+            raise PluginError(
+                f"variant {self.variant!r}: hook {self.hook} raised {type(exc).__name__}: {exc}",
+                variant=self.variant,
+                hook=self.hook,
+            ) from exc
+
+
+@attrs.frozen
+class Plugin:
+    """A variant plugin, checked: its hook implementations, map fields and options."""
+
+    name: str
+    obj: object = attrs.field(repr=False)
+    impls: Mapping[str, HookImpl] = attrs.field(repr=False)
+    fields: tuple[MapField, ...]
+    options: tuple[VariantOption, ...]
+
+
+def _inspect(name: str, obj: object) -> Plugin:
+    """Validate ``obj`` as the plugin of variant ``name`` (``PluginError`` if it is not)."""
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    try:
+        pm.register(obj, name=name)
+        pm.check_pending()
+    except (pluggy.PluginValidationError, ValueError) as exc:
+        raise PluginError(f"variant plugin {name!r} is invalid: {exc}", variant=name) from exc
+    impls: dict[str, HookImpl] = {}
+    for hook in HOOK_NAMES:
+        for impl in getattr(pm.hook, hook).get_hookimpls():
+            if impl.hookwrapper or impl.wrapper or impl.tryfirst or impl.trylast:
+                raise PluginError(
+                    f"variant {name!r}: {hook} runs in the game's variant order and takes "
+                    "no wrapper, tryfirst or trylast marker",
+                    variant=name,
+                    hook=hook,
+                )
+            impls[hook] = HookImpl(name, hook, impl.function, tuple(impl.argnames))
+    fields: tuple[MapField, ...] = ()
+    if "ttr_map_fields" in impls:
+        fields = hookcheck.map_fields(impls["ttr_map_fields"], impls["ttr_map_fields"]())
+    options: tuple[VariantOption, ...] = ()
+    if "ttr_options" in impls:
+        options = hookcheck.options(impls["ttr_options"], impls["ttr_options"]())
+    return Plugin(name, obj, impls, fields, options)
+
+
+@functools.cache
+def _entry_point_plugins() -> tuple[dict[str, Plugin], dict[str, str]]:
+    """The entry-point plugins: those that load and pass the checks, and the
+    broken ones with what is wrong with each."""
+    good: dict[str, Plugin] = {}
+    broken: dict[str, str] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = ep.load()
+        except Exception as exc:  # a broken third-party plugin must not break the others
+            broken[ep.name] = f"failed to import {ep.value}: {type(exc).__name__}: {exc}"
+            continue
+        try:
+            good[ep.name] = _inspect(ep.name, obj)
+        except PluginError as exc:
+            broken[ep.name] = str(exc)
+    return good, broken
+
+
+_registered: dict[str, Plugin] = {}
 _generation = 0
 
 
 def plugins_generation() -> int:
-    """A number that changes whenever a variant is registered or unregistered."""
+    """A number that changes whenever the set of plugins changes."""
     return _generation
 
 
-@functools.cache
-def _entry_point_plugins() -> dict[str, object]:
-    found: dict[str, object] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            found[ep.name] = ep.load()
-        except Exception as exc:  # a broken third-party plugin must be named
-            raise PluginError(
-                f"variant plugin {ep.name!r} ({ep.value}) failed to load: {exc}"
-            ) from exc
-    return found
-
-
-def installed_plugins() -> dict[str, object]:
-    """Every known variant plugin by name: entry points, then run-time registrations."""
-    return {**_entry_point_plugins(), **_registered}
+def installed_plugins() -> dict[str, Plugin]:
+    """Every working variant plugin by name: entry points, then run-time registrations."""
+    return {**_entry_point_plugins()[0], **_registered}
 
 
 def available_variants() -> tuple[str, ...]:
-    """The names of every installed variant, sorted."""
+    """The names of every installed variant that works, sorted."""
     return tuple(sorted(installed_plugins()))
+
+
+def broken_variants() -> dict[str, str]:
+    """Installed variants that cannot be used, each with what is wrong.
+
+    A plugin whose entry point fails to import, or whose hooks, map fields or
+    options are invalid, is left out of every game; only a game that asks for
+    it fails (with :class:`PluginError`).
+    """
+    broken = _entry_point_plugins()[1]
+    return {name: error for name, error in sorted(broken.items()) if name not in _registered}
+
+
+def variant_options(name: str) -> tuple[VariantOption, ...]:
+    """The options variant ``name`` declares (``UnknownVariantError`` if none is installed)."""
+    return _plugin(name).options
 
 
 def register_variant(name: str, plugin: object) -> None:
     """Register ``plugin`` under variant ``name`` for this process.
 
     For trying a plugin without packaging it; installed packages should use
-    the ``ttr_core.plugins`` entry-point group instead. Registering a name again
-    replaces the earlier plugin.
+    the ``ttr_core.plugins`` entry-point group instead. The plugin is checked
+    at once (:class:`PluginError`). Registering a name again replaces the
+    earlier plugin.
     """
-    _check_plugin(name, plugin)
-    _registered[name] = plugin
+    if not isinstance(name, str) or not name:
+        raise PluginError(f"a variant name must be a non-empty string, not {name!r}")
+    _registered[name] = _inspect(name, plugin)
     _plugins_changed()
 
 
@@ -81,40 +190,31 @@ def unregister_variant(name: str) -> None:
     _plugins_changed()
 
 
+def rescan_entry_points() -> None:
+    """Look for entry-point plugins again (after installing a package at run time)."""
+    _entry_point_plugins.cache_clear()
+    _plugins_changed()
+
+
 def _plugins_changed() -> None:
     global _generation
     _generation += 1
-    _all_plugins_manager.cache_clear()
     _resolve.cache_clear()
 
 
-def _new_manager() -> pluggy.PluginManager:
-    pm = pluggy.PluginManager(PROJECT)
-    pm.add_hookspecs(hookspecs)
-    if os.environ.get(TRACE_ENV):
-        pm.trace.root.setwriter(sys.stderr.write)
-        pm.enable_tracing()
-    return pm
+def _plugin(name: str) -> Plugin:
+    plugins = installed_plugins()
+    plugin = plugins.get(name)
+    if plugin is not None:
+        return plugin
+    broken = broken_variants()
+    if name in broken:
+        raise PluginError(f"variant {name!r} is installed but broken: {broken[name]}", variant=name)
+    raise UnknownVariantError(name, sorted(plugins))
 
 
-def _register(pm: pluggy.PluginManager, name: str, plugin: object) -> None:
-    try:
-        pm.register(plugin, name=name)
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        raise PluginError(f"variant plugin {name!r} is invalid: {exc}") from exc
-
-
-def _check_plugin(name: str, plugin: object) -> None:
-    _register(_new_manager(), name, plugin)
-
-
-@functools.cache
-def _all_plugins_manager() -> pluggy.PluginManager:
-    pm = _new_manager()
-    for name, plugin in installed_plugins().items():
-        _register(pm, name, plugin)
-    return pm
+def _all_impls(hook: str) -> list[HookImpl]:
+    return [p.impls[hook] for p in installed_plugins().values() if hook in p.impls]
 
 
 def declared_map_fields() -> tuple[MapField, ...]:
@@ -122,19 +222,19 @@ def declared_map_fields() -> tuple[MapField, ...]:
 
     Raises :class:`PluginError` when two plugins declare the same field.
     """
-    pm = _all_plugins_manager()
     owners: dict[tuple[str, str], str] = {}
     fields: list[MapField] = []
-    for impl in pm.hook.ttr_map_fields.get_hookimpls():
-        declared = cast(Sequence[MapField], impl.function())
-        for field in declared:
+    for plugin in installed_plugins().values():
+        for field in plugin.fields:
             key = (field.table, field.name)
             if key in owners:
                 raise PluginError(
-                    f"variants {owners[key]!r} and {impl.plugin_name!r} both declare "
-                    f"the map field {field.name!r} on {field.table}"
+                    f"variants {owners[key]!r} and {plugin.name!r} both declare "
+                    f"the map field {field.name!r} on {field.table}",
+                    variant=plugin.name,
+                    hook="ttr_map_fields",
                 )
-            owners[key] = impl.plugin_name
+            owners[key] = plugin.name
             fields.append(field)
     return tuple(fields)
 
@@ -142,71 +242,97 @@ def declared_map_fields() -> tuple[MapField, ...]:
 def validate_variant_fields(board: Board) -> list[str]:
     """Problems the installed plugins find in ``board``'s variant fields."""
     problems: list[str] = []
-    for result in _all_plugins_manager().hook.ttr_validate_map(board=board):
-        if result:
-            problems.extend(result)
+    for impl in _all_impls("ttr_validate_map"):
+        problems.extend(hookcheck.messages(impl, impl(board=board)))
     return problems
 
 
-ChainStep = Callable[..., Any]
+# ---------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------
+
+#: A game's options, canonical: ``((variant, ((name, value), ...)), ...)`` with
+#: every option of every variant of the game, defaults filled in, names sorted.
+OptionValues = tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
 
 
-def _chain(
-    pm: pluggy.PluginManager, hook_name: str, variants: tuple[str, ...]
-) -> tuple[tuple[ChainStep, tuple[str, ...]], ...]:
-    """A chained hook's implementations, in the game's variant order.
-
-    Chains pass a state from one plugin to the next, so pluggy's ordering
-    markers and wrappers have no meaning here and are refused.
-    """
-    impls = getattr(pm.hook, hook_name).get_hookimpls()
-    for impl in impls:
-        if impl.hookwrapper or impl.wrapper or impl.tryfirst or impl.trylast:
-            raise PluginError(
-                f"variant {impl.plugin_name!r}: {hook_name} is a chained hook; it runs in "
-                "variant order and takes no wrapper, tryfirst or trylast marker"
+def resolve_options(
+    variants: tuple[str, ...], given: Mapping[str, Mapping[str, Any]] | None
+) -> OptionValues:
+    """Check ``given`` against the options the game's variants declare; fill in defaults."""
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise OptionError(
+            f"options must map variant names to {{option: value}} tables, not {given!r}"
+        )
+    for variant in given:
+        if variant not in variants:
+            raise OptionError(
+                f"options are given for variant {variant!r}, which this game does not switch "
+                f"on (its variants: {', '.join(variants) or 'none'})"
             )
-    order = {name: i for i, name in enumerate(variants)}
-    impls = sorted(impls, key=lambda impl: order[impl.plugin_name])
-    return tuple((impl.function, impl.argnames) for impl in impls)
+    resolved = []
+    for variant in variants:
+        declared = {opt.name: opt for opt in _plugin(variant).options}
+        values = given.get(variant, {})
+        if not isinstance(values, Mapping):
+            raise OptionError(
+                f"options of variant {variant!r} must be a table of option = value, not {values!r}"
+            )
+        for name in values:
+            if name not in declared:
+                raise OptionError(hookcheck.unknown_option(variant, name, declared))
+        chosen = {
+            name: hookcheck.option_value(variant, opt, values.get(name, opt.default))
+            for name, opt in declared.items()
+        }
+        resolved.append((variant, tuple(sorted(chosen.items()))))
+    return tuple(resolved)
 
 
-def run_chain(
-    steps: Sequence[tuple[ChainStep, tuple[str, ...]]], state: GameState, **kwargs: Any
-) -> GameState:
-    """Run a chained hook: each step gets the state the previous one returned."""
-    for function, argnames in steps:
-        kwargs["state"] = state
-        result = function(**{name: kwargs[name] for name in argnames})
-        if result is not None:
-            state = result
-    return state
+# ---------------------------------------------------------------------------
+# The resolved rule set of one game configuration
+# ---------------------------------------------------------------------------
+
+Impls = tuple[HookImpl, ...]
 
 
 @attrs.frozen(eq=False)
 class GameRules:
     """The rule set of one game configuration, resolved once and shared.
 
-    Holds the game's plugin manager (only the variants switched on) and, for
-    each hook, either what the engine must call or nothing at all.
+    ``board``, ``players``, ``variants`` and ``options`` identify the
+    configuration; :meth:`option` reads one option's value. The hook tuples
+    hold, per hook, the implementations of the game's variants in variant
+    order (empty: the engine never calls the hook). The ``run_*`` methods
+    call a hook and check its result.
     """
 
     board: Board
     players: int
     variants: tuple[str, ...]
-    pm: pluggy.PluginManager = attrs.field(repr=False)
+    options: OptionValues
     both_pair_routes_usable: bool
-    setup: tuple[tuple[ChainStep, tuple[str, ...]], ...] = attrs.field(repr=False)
-    after_claim: tuple[tuple[ChainStep, tuple[str, ...]], ...] = attrs.field(repr=False)
-    between_turns: tuple[tuple[ChainStep, tuple[str, ...]], ...] = attrs.field(repr=False)
-    has_veto: bool
-    has_extra_actions: bool
-    has_apply_action: bool
-    has_score_lines: bool
-    has_player_view: bool
+    setup: Impls = attrs.field(repr=False)
+    filter: Impls = attrs.field(repr=False)
+    veto: Impls = attrs.field(repr=False)
+    extra_actions: Impls = attrs.field(repr=False)
+    apply_action: Impls = attrs.field(repr=False)
+    after_claim: Impls = attrs.field(repr=False)
+    between_turns: Impls = attrs.field(repr=False)
+    game_over: Impls = attrs.field(repr=False)
+    score_lines: Impls = attrs.field(repr=False)
+    tie_break: Impls = attrs.field(repr=False)
+    player_view: Impls = attrs.field(repr=False)
+    _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
-    def _key(self) -> tuple[str, int, tuple[str, ...]]:
-        return (self.board.id, self.players, self.variants)
+    def __attrs_post_init__(self) -> None:
+        values = {(v, name): value for v, opts in self.options for name, value in opts}
+        object.__setattr__(self, "_option_map", values)
+
+    def _key(self) -> tuple[str, int, tuple[str, ...], OptionValues]:
+        return (self.board.id, self.players, self.variants, self.options)
 
     def __eq__(self, other: object) -> bool:
         # Rule sets are equal when they configure the same game, even across
@@ -218,63 +344,199 @@ class GameRules:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def __reduce__(self) -> tuple[Any, tuple[Board, int, tuple[str, ...]]]:
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled by configuration: the receiving process resolves its own plugins.
-        return (game_rules, (self.board, self.players, self.variants))
+        given = {variant: dict(values) for variant, values in self.options}
+        return (game_rules, (self.board, self.players, self.variants, given))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameRules:
         return self
 
-    def veto(self, state: GameState, action: Any) -> str | None:
+    def option(self, variant: str, name: str) -> Any:
+        """The value of option ``name`` of ``variant`` in this game."""
+        try:
+            return self._option_map[(variant, name)]
+        except KeyError:
+            raise OptionError(
+                f"variant {variant!r} has no option {name!r} in this game "
+                f"(variants: {', '.join(self.variants) or 'none'})"
+            ) from None
+
+    # -- chained state hooks -------------------------------------------------
+
+    def run_setup(self, state: GameState) -> GameState:
+        """Run the ``ttr_setup`` chain (results always fully checked: once per game)."""
+        for impl in self.setup:
+            state = hookcheck.state_result(impl, state, impl(state=state), full=True)
+        return state
+
+    def run_after_claim(self, state: GameState, player: int, route: int) -> GameState:
+        """Run the ``ttr_after_claim`` chain."""
+        full = hookcheck.STRICT[0]
+        for impl in self.after_claim:
+            result = impl(state=state, player=player, route=route)
+            state = hookcheck.state_result(impl, state, result, full=full)
+        return state
+
+    def run_between_turns(self, state: GameState) -> GameState:
+        """Run the ``ttr_between_turns`` chain."""
+        full = hookcheck.STRICT[0]
+        for impl in self.between_turns:
+            state = hookcheck.state_result(impl, state, impl(state=state), full=full)
+        return state
+
+    def run_game_over(self, state: GameState) -> GameState:
+        """Run the ``ttr_game_over`` chain (fully checked; the game must stay over)."""
+        for impl in self.game_over:
+            state = hookcheck.state_result(impl, state, impl(state=state), full=True)
+            hookcheck.still_over(impl, state)
+        return state
+
+    # -- actions ----------------------------------------------------------------
+
+    def run_veto(self, state: GameState, action: Action) -> str | None:
         """The first veto any plugin gives ``action``, or ``None``."""
-        if not self.has_veto:
-            return None
-        for reason in self.pm.hook.ttr_veto_action(state=state, action=action):
-            if reason:
-                return str(reason)
+        for impl in self.veto:
+            reason = impl(state=state, action=action)
+            if reason is not None:
+                return hookcheck.veto_reason(impl, reason)
         return None
 
+    def run_filter(
+        self, state: GameState, actions: list[Action]
+    ) -> tuple[list[Action], dict[Action, str]]:
+        """The candidates the filters keep, and each removed one with the variant that did it."""
+        removed: dict[Action, str] = {}
+        strict = hookcheck.STRICT[0]
+        for impl in self.filter:
+            result = impl(state=state, actions=actions)
+            if result is None or result is actions:
+                continue
+            kept = hookcheck.filtered(impl, actions, result, strict=strict)
+            if len(kept) != len(actions):
+                keep = set(kept)
+                for action in actions:
+                    if action not in keep:
+                        removed[action] = impl.variant
+            actions = kept
+        return actions, removed
 
-def _implemented(pm: pluggy.PluginManager, hook_name: str) -> bool:
-    return bool(getattr(pm.hook, hook_name).get_hookimpls())
+    def run_extra_actions(self, state: GameState) -> list[Action]:
+        """The variant actions legal in ``state``, in variant order."""
+        assert state.pending is not None
+        seat = state.pending.player
+        found: list[Action] = []
+        for impl in self.extra_actions:
+            result = impl(state=state)
+            if result:
+                found.extend(hookcheck.extra_actions(impl, result, seat))
+        return found
+
+    def run_apply_action(self, state: GameState, action: Action) -> GameState | None:
+        """The state a plugin's ``ttr_apply_action`` returns, or ``None`` if none took it."""
+        for impl in self.apply_action:
+            result = impl(state=state, action=action)
+            if result is not None:
+                return hookcheck.state_result(impl, state, result, full=hookcheck.STRICT[0])
+        return None
+
+    # -- scoring and views --------------------------------------------------------
+
+    def run_score_lines(self, state: GameState) -> list[list[tuple[ScoreLine, ...]]]:
+        """Each variant's score lines, one tuple per seat, in variant order."""
+        return [
+            hookcheck.score_lines(impl, impl(state=state), state.num_players)
+            for impl in self.score_lines
+        ]
+
+    def run_tie_break(
+        self, state: GameState, sheets: Sequence[ScoreSheet], tied: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """The winners left once every variant's tie-break has narrowed ``tied``."""
+        for impl in self.tie_break:
+            if len(tied) < 2:
+                break
+            result = impl(state=state, sheets=sheets, tied=tied)
+            if result is not None:
+                tied = hookcheck.tie_break(impl, tied, result)
+        return tied
+
+    def run_player_view(self, state: GameState, player: int) -> dict[str, Any]:
+        """The variant state ``player`` may see, merged from every variant."""
+        shown: dict[str, Any] = {}
+        owner: dict[str, str] = {}
+        for impl in self.player_view:
+            result = impl(state=state, player=player)
+            if result is not None:
+                for key, value in hookcheck.view(impl, result, owner).items():
+                    owner[key] = impl.variant
+                    shown[key] = value
+        return shown
 
 
 def resolve_variants(board: Board, variants: Iterable[str] | None) -> tuple[str, ...]:
     """The variant names a game uses: the map's defaults when ``variants`` is None."""
-    names = board.rules.default_variants if variants is None else tuple(variants)
-    known = installed_plugins()
+    if variants is None:
+        names = board.rules.default_variants
+    elif isinstance(variants, str) or not isinstance(variants, Iterable):
+        known = available_variants()
+        raise UnknownVariantError(
+            variants,
+            known,
+            f"variants must be a list of variant names (from {', '.join(known)}), not {variants!r}",
+        )
+    else:
+        names = tuple(variants)
     for name in names:
-        if name not in known:
-            raise UnknownVariantError(name, sorted(known))
+        if not isinstance(name, str):
+            raise UnknownVariantError(name, available_variants())
+        _plugin(name)
     return tuple(dict.fromkeys(names))
 
 
-def game_rules(board: Board, players: int, variants: tuple[str, ...]) -> GameRules:
+def game_rules(
+    board: Board,
+    players: int,
+    variants: tuple[str, ...],
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> GameRules:
     """The resolved :class:`GameRules` for a game configuration (cached)."""
-    return _resolve(board, players, variants)
+    return _resolve(board, players, variants, resolve_options(variants, options))
 
 
 @functools.lru_cache(maxsize=256)
-def _resolve(board: Board, players: int, variants: tuple[str, ...]) -> GameRules:
-    pm = _new_manager()
-    known = installed_plugins()
-    for name in variants:
-        _register(pm, name, known[name])
-    usable = pm.hook.ttr_both_pair_routes_usable(board=board, players=players)
+def _resolve(
+    board: Board, players: int, variants: tuple[str, ...], options: OptionValues
+) -> GameRules:
+    plugins = [_plugin(name) for name in variants]
+    trace = bool(os.environ.get(TRACE_ENV))
+
+    def impls(hook: str) -> Impls:
+        found = tuple(p.impls[hook] for p in plugins if hook in p.impls)
+        return tuple(attrs.evolve(impl, trace=True) for impl in found) if trace else found
+
+    usable: bool | None = None
+    for impl in impls("ttr_both_pair_routes_usable"):
+        usable = hookcheck.optional_bool(impl, impl(board=board, players=players))
+        if usable is not None:
+            break
     if usable is None:
         usable = players >= board.rules.both_pair_routes_min_players
     return GameRules(
         board=board,
         players=players,
         variants=variants,
-        pm=pm,
-        both_pair_routes_usable=bool(usable),
-        setup=_chain(pm, "ttr_setup", variants),
-        after_claim=_chain(pm, "ttr_after_claim", variants),
-        between_turns=_chain(pm, "ttr_between_turns", variants),
-        has_veto=_implemented(pm, "ttr_veto_action"),
-        has_extra_actions=_implemented(pm, "ttr_extra_actions"),
-        has_apply_action=_implemented(pm, "ttr_apply_action"),
-        has_score_lines=_implemented(pm, "ttr_score_lines"),
-        has_player_view=_implemented(pm, "ttr_player_view"),
+        options=options,
+        both_pair_routes_usable=usable,
+        setup=impls("ttr_setup"),
+        filter=impls("ttr_filter_actions"),
+        veto=impls("ttr_veto_action"),
+        extra_actions=impls("ttr_extra_actions"),
+        apply_action=impls("ttr_apply_action"),
+        after_claim=impls("ttr_after_claim"),
+        between_turns=impls("ttr_between_turns"),
+        game_over=impls("ttr_game_over"),
+        score_lines=impls("ttr_score_lines"),
+        tie_break=impls("ttr_tie_break"),
+        player_view=impls("ttr_player_view"),
     )

@@ -112,11 +112,7 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
     """Every player's score sheet for the state as it is (the game need not be over)."""
     board = state.board
     rules = state.rules
-    plugin_lines: list[Sequence[Sequence[ScoreLine]]] = []
-    if rules.has_score_lines:
-        # pluggy calls the last-registered plugin first; sheets list plugins
-        # in the game's variant order.
-        plugin_lines = [r for r in reversed(rules.pm.hook.ttr_score_lines(state=state)) if r]
+    plugin_lines = rules.run_score_lines(state) if rules.score_lines else []
     sheets = []
     for seat, player in enumerate(state.players):
         lines: list[ScoreLine] = []
@@ -146,12 +142,17 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
     return tuple(sheets)
 
 
-def winners(sheets: Sequence[ScoreSheet]) -> tuple[int, ...]:
-    """Highest total wins; a tie goes to the most completed tickets; then shared."""
+def winners(sheets: Sequence[ScoreSheet], state: GameState | None = None) -> tuple[int, ...]:
+    """Highest total wins; a tie goes to the most completed tickets, then (given
+    the game's ``state``) to its variants' tie-breaks (hook ``ttr_tie_break``);
+    a tie left is shared."""
     best = max(sheet.total for sheet in sheets)
     tied = [sheet for sheet in sheets if sheet.total == best]
     most = max(sheet.tickets_completed for sheet in tied)
-    return tuple(sheet.player for sheet in tied if sheet.tickets_completed == most)
+    seats = tuple(sheet.player for sheet in tied if sheet.tickets_completed == most)
+    if len(seats) > 1 and state is not None and state.rules.tie_break:
+        seats = state.rules.run_tie_break(state, sheets, seats)
+    return seats
 
 
 def final_scores(state: GameState) -> FinalScores:
@@ -165,4 +166,4 @@ def final_scores(state: GameState) -> FinalScores:
             "final_scores() needs a finished game; use score_sheets() for a provisional count"
         )
     sheets = score_sheets(state)
-    return FinalScores(sheets, winners(sheets), state.termination)
+    return FinalScores(sheets, winners(sheets, state), state.termination)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import attrs
 
@@ -17,7 +18,12 @@ from .state import GameState
 
 @attrs.frozen
 class PlayoutResult:
-    """A finished random game: final state, scores, and how many actions it took."""
+    """A finished random game.
+
+    ``state`` is the final state, ``scores`` its :class:`FinalScores`,
+    ``actions`` the *number* of actions applied (the starting ticket choices
+    included); the property ``turns`` is the number of turns played.
+    """
 
     state: GameState = attrs.field(repr=False)
     scores: FinalScores
@@ -35,18 +41,18 @@ def random_playout(
     seed: int = 0,
     variants: Iterable[str] | None = None,
     *,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
     max_actions: int = 100_000,
 ) -> PlayoutResult:
     """Play one game with random players. The game's seed and the players' choices
-    both derive from ``seed``, so the same arguments replay the same game."""
-    state = new_game(map, players, seed=seed, variants=variants)
+    both derive from ``seed``, so the same arguments replay the same game.
+    ``map``, ``players``, ``variants`` and ``options`` are as for :func:`new_game`."""
+    state = new_game(map, players, seed=seed, variants=variants, options=options)
     chooser = random.Random(seed)
     count = 0
     while state.pending is not None:
-        options = legal_actions(state)
-        action: Action = (
-            options[chooser.randrange(len(options))] if len(options) > 1 else options[0]
-        )
+        legal = legal_actions(state)
+        action: Action = legal[chooser.randrange(len(legal))] if len(legal) > 1 else legal[0]
         state = apply(state, action)
         count += 1
         if count >= max_actions:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .board import Board
+from .errors import PluginError
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -110,8 +111,10 @@ class Termination(enum.StrEnum):
 class GameState:
     """Everything that changes during a game. Immutable: ``apply`` returns a new one.
 
-    Stable read access: ``board``, ``players``, ``current_player``. The rest
-    may change between versions.
+    The stable attributes and methods are listed in ``docs/api.md`` ("Stable
+    API"); the other fields are the engine's and may change between versions.
+    Plugins change states through :mod:`ttr_core.effects`, ``with_variant``
+    and ``attrs.evolve``.
     """
 
     board: Board = attrs.field(eq=False)
@@ -143,6 +146,11 @@ class GameState:
     _legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False
     )
+    #: Core actions the variants' filters removed from ``_legal_cache``, each
+    #: with the variant that removed it (``None`` until legal actions are listed).
+    _filtered_out: Mapping[Action, str] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False
+    )
 
     @property
     def current_player(self) -> int | None:
@@ -161,9 +169,18 @@ class GameState:
         return self.termination is not None
 
     def owner(self, route: int) -> int | None:
-        """The seat owning route ``route``, or ``None`` if it is unclaimed."""
+        """The owner of route ``route``, or ``None`` if it is unclaimed.
+
+        An owner is a seat (``0`` to ``num_players - 1``) or, for a route a
+        variant claimed for someone who is not a seat (a neutral player), a
+        number from ``num_players`` up (see :meth:`is_seat`).
+        """
         owner = self.owners[route]
         return None if owner == UNCLAIMED else owner
+
+    def is_seat(self, owner: int | None) -> bool:
+        """Whether ``owner`` (as :meth:`owner` gives it) is a seat of the game."""
+        return owner is not None and 0 <= owner < len(self.players)
 
     def variant(self, key: str, default: Any = None) -> Any:
         """The variant state stored under ``key`` (``default`` if none)."""
@@ -174,6 +191,13 @@ class GameState:
 
     def with_variant(self, key: str, value: Any) -> GameState:
         """A copy of this state with variant state ``key`` set to ``value``."""
+        try:
+            hash(value)
+        except TypeError:
+            raise PluginError(
+                f"variant state {key!r} must be immutable and hashable (a frozen attrs "
+                f"class, tuple, int, str ...), not {type(value).__name__}"
+            ) from None
         slots = dict(self.variant_state)
         slots[key] = value
         return attrs.evolve(self, variant_state=tuple(sorted(slots.items())))

@@ -66,11 +66,8 @@ def player_view(state: GameState, player: int) -> PlayerView:
     pending = state.pending
     mine = pending is not None and pending.player == player
     names = state.board.card_names
-    variants: dict[str, Any] = {}
-    if state.rules.has_player_view:
-        for shown in state.rules.pm.hook.ttr_player_view(state=state, player=player):
-            if shown:
-                variants.update(shown)
+    rules = state.rules
+    variants = rules.run_player_view(state, player) if rules.player_view else {}
     me = state.players[player]
     return PlayerView(
         viewer=player,

@@ -1,0 +1,318 @@
+"""Effect helpers: the core's own state changes, for plugins to reuse.
+
+Each helper takes a state and returns a new one (states are immutable) and
+keeps every invariant the core keeps: every card is in exactly one place
+(deck, display, discard pile or a hand), an emptied face-up slot is refilled
+and the wild limit is enforced (engine decisions E3/E4), a reshuffle draws
+its chance from the game's seed. A move the rules forbid raises
+:class:`~ttr_core.IllegalAction` (the state given is unchanged); a call a
+plugin should never make (no such seat, an unknown card name) raises
+:class:`~ttr_core.PluginError`.
+
+None of them ends the turn: a plugin action that completes a turn ends with
+:func:`end_turn`. Card names are a map's colours and ``"wild"``.
+
+    from ttr_core import effects
+
+    state = effects.discard_cards(state, seat, {"red": 2})
+    state = effects.take_face_up(state, seat, slot)
+    return effects.end_turn(state)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from .board import Board
+from .engine import (
+    _card_changes,
+    _replace_player,
+    _supply,
+    claim_for,
+    end_turn,
+    ticket_draw,
+    ticket_return,
+)
+from .errors import IllegalAction, PluginError, Reason
+from .state import UNCLAIMED, GameState, Pending, PendingKind
+
+__all__ = [
+    "add_points",
+    "claim_route",
+    "discard_cards",
+    "draw_cards",
+    "draw_tickets",
+    "end_turn",
+    "give_tickets",
+    "offer_tickets",
+    "return_tickets",
+    "set_pending",
+    "take_face_up",
+]
+
+
+def _seat(state: GameState, seat: object) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise PluginError(f"seat must be 0 to {state.num_players - 1}, not {seat!r}")
+    return seat
+
+
+def _card_counts(board: Board, cards: Mapping[str, int]) -> list[int]:
+    """A hand-sized list of counts from ``{card name: count}``."""
+    if not isinstance(cards, Mapping):
+        raise PluginError(f"cards must be a mapping card name → count, not {cards!r}")
+    counts = [0] * len(board.deck)
+    for name, count in cards.items():
+        try:
+            index = board.card_index(name)
+        except KeyError:
+            known = ", ".join(board.card_names)
+            raise PluginError(f"no card {name!r} on {board.id} (cards: {known})") from None
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise PluginError(f"card count for {name!r} must be a whole number ≥ 0, not {count!r}")
+        counts[index] += count
+    return counts
+
+
+def _check_held(state: GameState, seat: int, counts: list[int]) -> None:
+    hand = state.players[seat].hand.counts
+    for card, need in enumerate(counts):
+        if need > hand[card]:
+            name = state.board.card_names[card]
+            raise IllegalAction(
+                Reason.CARDS_DO_NOT_PAY,
+                f"seat {seat} holds {hand[card]} {name} card(s), not the {need} needed",
+            )
+
+
+# ---------------------------------------------------------------------------
+# Transportation cards
+# ---------------------------------------------------------------------------
+
+
+def draw_cards(state: GameState, seat: int, count: int = 1) -> GameState:
+    """``seat`` takes the top ``count`` cards of the deck.
+
+    When the deck runs out the discard pile is shuffled into a new deck.
+    Raises :class:`IllegalAction` (``no_card_to_draw``) if fewer than
+    ``count`` cards are left in deck and discard pile together.
+    """
+    seat = _seat(state, seat)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise PluginError(f"count must be a whole number ≥ 0, not {count!r}")
+    available = len(state.deck) + sum(state.discard)
+    if available < count:
+        raise IllegalAction(
+            Reason.NO_CARD_TO_DRAW, f"{count} cards asked for; deck and discard hold {available}"
+        )
+    supply = _supply(state)
+    counts = list(state.players[seat].hand.counts)
+    for _ in range(count):
+        card = supply.draw()
+        assert card is not None
+        counts[card] += 1
+    return attrs.evolve(state, **_card_changes(state, supply, seat, counts))
+
+
+def take_face_up(state: GameState, seat: int, slot: int) -> GameState:
+    """``seat`` takes the face-up card in ``slot``; the slot is refilled and the
+    wild limit enforced, exactly as when the core's draw takes it.
+
+    No rule on what may be taken (a wild as second card ...) is checked here:
+    that is the calling rule's business.
+    """
+    seat = _seat(state, seat)
+    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(state.display):
+        raise IllegalAction(
+            Reason.BAD_SLOT,
+            f"slot {slot!r} does not exist: slots are 0 to {len(state.display) - 1}",
+        )
+    card = state.display[slot]
+    if card is None:
+        raise IllegalAction(Reason.EMPTY_SLOT, f"face-up slot {slot} is empty")
+    supply = _supply(state)
+    supply.refill(slot, state.board)
+    counts = list(state.players[seat].hand.counts)
+    counts[card] += 1
+    return attrs.evolve(state, **_card_changes(state, supply, seat, counts))
+
+
+def discard_cards(state: GameState, seat: int, cards: Mapping[str, int]) -> GameState:
+    """``seat`` puts ``cards`` (``{name: count}``) from its hand on the discard pile.
+
+    Face-up slots left empty are then filled, and a display with too many
+    wilds reset, as soon as the discarded cards allow (E3/E4). Raises
+    :class:`IllegalAction` (``cards_do_not_pay``) if the hand lacks them.
+    """
+    seat = _seat(state, seat)
+    paid = _card_counts(state.board, cards)
+    _check_held(state, seat, paid)
+    counts = list(state.players[seat].hand.counts)
+    supply = _supply(state)
+    for card, n in enumerate(paid):
+        counts[card] -= n
+        supply.discard[card] += n
+    supply.fill_empty(state.board)
+    return attrs.evolve(state, **_card_changes(state, supply, seat, counts))
+
+
+# ---------------------------------------------------------------------------
+# Routes
+# ---------------------------------------------------------------------------
+
+
+def claim_route(
+    state: GameState, route: int, owner: int, payment: Mapping[str, int] | None = None
+) -> GameState:
+    """Claim ``route`` for ``owner``, with the core's bookkeeping and after-claim chain.
+
+    ``owner`` is a seat, or a number from ``state.num_players`` up for an
+    owner that is not a seat (a neutral player). A seat pays ``payment``
+    (``{card name: count}``, any cards at all: the variant decides what a
+    route costs) from its hand into the discard pile, places the route's
+    cars and scores its points, as a core claim does; a non-seat owner pays
+    nothing and has no cars here (its plugin keeps count). Then the display
+    is refilled if needed (E3/E4) and ``ttr_after_claim`` runs with
+    ``player=owner``. The turn is not ended.
+
+    The route must be free, and the double-route rules hold: an owner never
+    holds both routes of a pair, and a pair's second route is closed when
+    the game uses one route of a pair. Raises :class:`IllegalAction` when
+    they forbid the claim, the seat lacks the cars or the cards.
+    """
+    board = state.board
+    if isinstance(route, bool) or not isinstance(route, int) or not 0 <= route < len(board.routes):
+        raise IllegalAction(Reason.UNKNOWN_ROUTE, f"there is no route {route!r} on {board.id}")
+    if isinstance(owner, bool) or not isinstance(owner, int) or owner < 0:
+        raise PluginError(f"owner must be a seat or a non-seat owner number, not {owner!r}")
+    target = board.routes[route]
+    desc = f"route {route} ({target.a}–{target.b})"
+    if state.owners[route] != UNCLAIMED:
+        raise IllegalAction(Reason.ROUTE_CLAIMED, f"{desc} is already claimed")
+    if target.partner is not None:
+        partner_owner = state.owners[target.partner]
+        if partner_owner == owner:
+            raise IllegalAction(
+                Reason.OWNS_PARALLEL_ROUTE,
+                f"{owner} owns route {target.partner}, parallel to {desc}",
+            )
+        if partner_owner != UNCLAIMED and not state.rules.both_pair_routes_usable:
+            raise IllegalAction(
+                Reason.PARALLEL_ROUTE_CLOSED,
+                f"{desc} is closed: its parallel route {target.partner} is claimed",
+            )
+    if not state.is_seat(owner):
+        if payment:
+            raise PluginError(f"an owner that is not a seat ({owner}) pays no cards")
+        return claim_for(state, owner, route, ())
+    paid = _card_counts(board, payment or {})
+    _check_held(state, owner, paid)
+    cars = state.players[owner].cars
+    if cars < target.length:
+        raise IllegalAction(
+            Reason.NOT_ENOUGH_CARS, f"{desc} needs {target.length} cars; seat {owner} has {cars}"
+        )
+    return claim_for(state, owner, route, [(card, n) for card, n in enumerate(paid) if n])
+
+
+# ---------------------------------------------------------------------------
+# Destination tickets
+# ---------------------------------------------------------------------------
+
+
+def draw_tickets(state: GameState, count: int) -> tuple[GameState, tuple[int, ...]]:
+    """Take up to ``count`` tickets off the ticket deck: ``(new state, ticket ids)``.
+
+    An empty ticket deck is refilled from the shuffled ticket discard pile
+    first. The tickets drawn are in no one's hands until the plugin gives
+    them (:func:`give_tickets`), returns them (:func:`return_tickets`) or
+    offers them (:func:`offer_tickets` does all of this for a player's choice).
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise PluginError(f"count must be a whole number ≥ 0, not {count!r}")
+    changes, drawn = ticket_draw(state, count)
+    return attrs.evolve(state, **changes), drawn
+
+
+def _ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ...]:
+    ids = tuple(tickets)
+    for ticket in ids:
+        if (
+            isinstance(ticket, bool)
+            or not isinstance(ticket, int)
+            or not 0 <= ticket < len(state.board.tickets)
+        ):
+            raise PluginError(f"there is no ticket {ticket!r} on {state.board.id}")
+    return ids
+
+
+def return_tickets(state: GameState, tickets: Iterable[int]) -> GameState:
+    """Return ``tickets`` as the map says: to the bottom of the ticket deck, or
+    to the ticket discard pile (``[rules.tickets] returned``)."""
+    return attrs.evolve(state, **ticket_return(state, _ticket_ids(state, tickets)))
+
+
+def give_tickets(state: GameState, seat: int, tickets: Iterable[int]) -> GameState:
+    """``seat`` keeps ``tickets`` (ids, already drawn), scored at the end like any other."""
+    seat = _seat(state, seat)
+    ids = _ticket_ids(state, tickets)
+    player = state.players[seat]
+    new = attrs.evolve(player, tickets=player.tickets + ids)
+    return attrs.evolve(state, players=_replace_player(state.players, seat, new))
+
+
+def offer_tickets(
+    state: GameState, seat: int, count: int | None = None, min_keep: int | None = None
+) -> GameState:
+    """Draw ``count`` tickets (the map's ``draw`` by default) and ask ``seat`` to
+    keep at least ``min_keep`` (the map's ``draw_keep``): the core's
+    ``keep_tickets`` decision, which ends the turn once answered.
+
+    Raises :class:`IllegalAction` (``no_tickets_left``) if none can be drawn.
+    """
+    seat = _seat(state, seat)
+    rules = state.board.rules
+    state, offered = draw_tickets(state, rules.draw_tickets if count is None else count)
+    if not offered:
+        raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
+    keep = min(rules.draw_tickets_keep if min_keep is None else min_keep, len(offered))
+    return attrs.evolve(state, pending=Pending(PendingKind.KEEP_TICKETS, seat, offered, keep))
+
+
+# ---------------------------------------------------------------------------
+# Score and decisions
+# ---------------------------------------------------------------------------
+
+
+def add_points(state: GameState, seat: int, points: int) -> GameState:
+    """Add ``points`` (may be negative) to ``seat``'s running score."""
+    seat = _seat(state, seat)
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise PluginError(f"points must be a whole number, not {points!r}")
+    player = state.players[seat]
+    new = attrs.evolve(player, score=player.score + points)
+    return attrs.evolve(state, players=_replace_player(state.players, seat, new))
+
+
+def set_pending(state: GameState, kind: str, seat: int, *, data: Any = None) -> GameState:
+    """Make the game wait for ``seat``'s decision of ``kind``.
+
+    A variant's own kind (a string starting with its name) makes its
+    ``ttr_extra_actions`` the only legal actions; ``"turn"`` hands the seat
+    a core turn. ``data`` is free for the variant (it must be hashable).
+    """
+    seat = _seat(state, seat)
+    if not isinstance(kind, str) or not kind:
+        raise PluginError(f"a pending decision's kind is a non-empty string, not {kind!r}")
+    if kind in (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS):
+        raise PluginError(f"a {kind!r} decision needs tickets on offer: use offer_tickets()")
+    try:
+        hash(data)
+    except TypeError:
+        raise PluginError(f"pending data must be hashable, not {type(data).__name__}") from None
+    if state.pending is None:
+        raise IllegalAction(Reason.GAME_OVER, "the game is over: no decision can be pending")
+    return attrs.evolve(state, pending=Pending(kind, seat, data=data))

@@ -1,0 +1,338 @@
+"""Checking what plugins' hooks return.
+
+Every hook result is checked against its spec before the engine uses it; a
+bad one raises :class:`PluginError` naming the variant, the hook and what was
+wrong, instead of a bare ``IndexError`` deep inside the engine. Checks on
+hooks called once per game (setup, game over, scoring, views, map data,
+options) always run in full. On the per-move hooks the cheap part always
+runs (the result's type) and the rest — a state's consistency and card
+conservation, a filter's subset — only in *strict mode*, which the test
+suite and verification tools switch on with :func:`set_strict` (or the
+environment variable ``TTR_STRICT=1``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from .actions import Action
+from .errors import OptionError, PluginError
+from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, VariantOption
+from .scoring import ScoreLine
+from .state import GameState
+
+if TYPE_CHECKING:
+    from .plugin_manager import HookImpl
+
+#: Environment variable that switches strict mode on for the whole process.
+STRICT_ENV = "TTR_STRICT"
+#: Strict mode, as a one-element list so that hot paths read it without a call.
+STRICT = [bool(os.environ.get(STRICT_ENV))]
+
+_TABLES = ("locations", "routes", "tickets")
+_TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
+_FIELD_TYPES: tuple[type | str, ...] = (bool, int, str, LOCATION, ROUTE)
+
+
+def set_strict(on: bool = True) -> bool:
+    """Switch strict hook checks on or off for this process; returns the previous setting.
+
+    In strict mode every state a per-move hook returns is checked in full
+    (same board and seats, hashable variant state, every card accounted for)
+    and a filter's result must be a subset of its candidates. Meant for test
+    suites and verification runs; it costs time on every move.
+    """
+    previous = STRICT[0]
+    STRICT[0] = bool(on)
+    return previous
+
+
+def is_strict() -> bool:
+    """Whether strict hook checks are on."""
+    return STRICT[0]
+
+
+def _bad(impl: HookImpl, problem: str) -> NoReturn:
+    raise PluginError(
+        f"variant {impl.variant!r}: hook {impl.hook} {problem}",
+        variant=impl.variant,
+        hook=impl.hook,
+    )
+
+
+def _kind(value: object) -> str:
+    return f"{type(value).__name__} {value!r}" if len(repr(value)) < 60 else type(value).__name__
+
+
+def _sequence(impl: HookImpl, result: object, what: str) -> Sequence[Any]:
+    if isinstance(result, (str, bytes)) or not isinstance(result, Sequence):
+        _bad(impl, f"must return a sequence of {what}, not {_kind(result)}")
+    return result
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Plugin declarations (once per plugin)
+# ---------------------------------------------------------------------------
+
+
+def map_fields(impl: HookImpl, result: object) -> tuple[MapField, ...]:
+    """``ttr_map_fields``: MapFields on a known table, of a known type, with a matching default."""
+    fields = _sequence(impl, result, "MapField")
+    for field in fields:
+        if not isinstance(field, MapField):
+            _bad(impl, f"must return MapField objects, not {_kind(field)}")
+        if field.table not in _TABLES:
+            _bad(impl, f"declares field {field.name!r} on unknown table {field.table!r}")
+        if field.type not in _FIELD_TYPES:
+            _bad(impl, f"declares field {field.name!r} of unknown type {field.type!r}")
+        if not isinstance(field.name, str) or not field.name.isidentifier():
+            _bad(impl, f"declares a field named {field.name!r}: names are identifiers")
+    return tuple(fields)
+
+
+def options(impl: HookImpl, result: object) -> tuple[VariantOption, ...]:
+    """``ttr_options``: unique VariantOptions of a supported type with a valid default."""
+    declared = _sequence(impl, result, "VariantOption")
+    seen: set[str] = set()
+    for opt in declared:
+        if not isinstance(opt, VariantOption):
+            _bad(impl, f"must return VariantOption objects, not {_kind(opt)}")
+        if not isinstance(opt.name, str) or not opt.name.isidentifier():
+            _bad(impl, f"declares an option named {opt.name!r}: names are identifiers")
+        if opt.name in seen:
+            _bad(impl, f"declares option {opt.name!r} twice")
+        seen.add(opt.name)
+        if opt.type not in OPTION_TYPES:
+            _bad(impl, f"declares option {opt.name!r} of unsupported type {opt.type!r}")
+        try:
+            option_value(impl.variant, opt, opt.default)
+        except OptionError as exc:
+            _bad(impl, f"declares an invalid default: {exc}")
+    return tuple(declared)
+
+
+def messages(impl: HookImpl, result: object) -> list[str]:
+    """``ttr_validate_map``: ``None`` or an iterable of strings."""
+    if result is None:
+        return []
+    if isinstance(result, (str, bytes)) or not isinstance(result, (Sequence, set, frozenset)):
+        _bad(impl, f"must return a list of problem messages or None, not {_kind(result)}")
+    found = list(result)
+    for message in found:
+        if not isinstance(message, str):
+            _bad(impl, f"must return problem messages as strings, not {_kind(message)}")
+    return [f"{message} (variant {impl.variant!r})" for message in found]
+
+
+def optional_bool(impl: HookImpl, result: object) -> bool | None:
+    """``ttr_both_pair_routes_usable``: ``True``, ``False`` or ``None``."""
+    if result is not None and not isinstance(result, bool):
+        _bad(impl, f"must return True, False or None, not {_kind(result)}")
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Options given to a game
+# ---------------------------------------------------------------------------
+
+
+def unknown_option(variant: str, name: object, declared: Mapping[str, VariantOption]) -> str:
+    """The message for an option name the variant does not declare."""
+    known = ", ".join(declared) or "none"
+    hint = ""
+    if isinstance(name, str):
+        close = difflib.get_close_matches(name, list(declared), n=1)
+        if close:
+            hint = f"; did you mean {close[0]!r}?"
+    return f"variant {variant!r} has no option {name!r} (its options: {known}){hint}"
+
+
+def option_value(variant: str, opt: VariantOption, value: object) -> Any:
+    """``value`` checked against ``opt`` (an ``int`` is accepted for a ``float``)."""
+    where = f"option {variant}.{opt.name}"
+    kind = opt.type
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
+        raise OptionError(f"{where} must be {_TYPE_NAMES[kind]}, not {_kind(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise OptionError(f"{where} must be a finite number, not {value!r}")
+    if opt.choices and value not in opt.choices:
+        allowed = ", ".join(repr(c) for c in opt.choices)
+        raise OptionError(f"{where} must be one of {allowed}, not {value!r}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if opt.low is not None and value < opt.low:
+            raise OptionError(f"{where} must be at least {opt.low}, not {value!r}")
+        if opt.high is not None and value > opt.high:
+            raise OptionError(f"{where} must be at most {opt.high}, not {value!r}")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# States returned by hooks
+# ---------------------------------------------------------------------------
+
+
+def state_result(impl: HookImpl, before: GameState, result: object, *, full: bool) -> GameState:
+    """A chained state hook's result: ``None`` keeps ``before``; else a consistent state."""
+    if result is None:
+        return before
+    if not isinstance(result, GameState):
+        _bad(impl, f"must return a GameState or None, not {_kind(result)}")
+    if full:
+        check_state(impl, before, result)
+    return result
+
+
+def check_state(impl: HookImpl, before: GameState, after: GameState) -> None:
+    """Everything a hook may not break: board, rules, seats, variant state, card count."""
+    if after.board is not before.board or after.rules != before.rules:
+        _bad(impl, "returned a state of another game (its board or rules differ)")
+    if len(after.players) != len(before.players) or len(after.owners) != len(before.owners):
+        _bad(impl, "returned a state with a different number of seats or routes")
+    slots = after.variant_state
+    if not isinstance(slots, tuple):
+        _bad(impl, f"returned variant state that is not a tuple but {_kind(slots)}")
+    old = dict(before.variant_state)
+    keys = []
+    for slot in slots:
+        if not (isinstance(slot, tuple) and len(slot) == 2 and isinstance(slot[0], str)):
+            _bad(impl, f"returned a variant state entry that is not a (key, value) pair: {slot!r}")
+        key, value = slot
+        keys.append(key)
+        if (key not in old or old[key] is not value) and not _hashable(value):
+            _bad(
+                impl, f"stored an unhashable value under variant state key {key!r}: {_kind(value)}"
+            )
+    if keys != sorted(set(keys)):
+        _bad(impl, "returned variant state whose keys are not sorted and unique")
+    if impl.hook == "ttr_setup":
+        for key in keys:
+            if key not in old and key != impl.variant and not key.startswith(impl.variant + "."):
+                _bad(
+                    impl,
+                    f"created variant state key {key!r}: keys start with the variant name "
+                    f"({impl.variant!r} or {impl.variant + '.…'!r})",
+                )
+    cards = (
+        len(after.deck)
+        + sum(1 for card in after.display if card is not None)
+        + sum(after.discard)
+        + sum(p.hand.total for p in after.players)
+    )
+    if cards != after.board.total_cards or any(n < 0 for p in after.players for n in p.hand.counts):
+        _bad(
+            impl,
+            f"returned a state holding {cards} cards (with any negative counts) where the game "
+            f"has {after.board.total_cards}: use the effect helpers in ttr_core.effects",
+        )
+
+
+def still_over(impl: HookImpl, state: GameState) -> None:
+    """``ttr_game_over`` must leave the game over."""
+    if state.termination is None or state.pending is not None:
+        _bad(impl, "returned a state that is no longer over")
+
+
+# ---------------------------------------------------------------------------
+# Actions
+# ---------------------------------------------------------------------------
+
+
+def veto_reason(impl: HookImpl, reason: object) -> str:
+    """``ttr_veto_action``: a sentence (non-empty string) or ``None``."""
+    if not isinstance(reason, str) or not reason:
+        _bad(impl, f"must return a reason (a non-empty string) or None, not {_kind(reason)}")
+    return reason
+
+
+def filtered(
+    impl: HookImpl, actions: list[Action], result: object, *, strict: bool
+) -> list[Action]:
+    """``ttr_filter_actions``: a subset of the candidates (checked in full in strict mode)."""
+    kept = list(_sequence(impl, result, "actions"))
+    if len(kept) > len(actions):
+        _bad(
+            impl, f"returned {len(kept)} actions from {len(actions)} candidates: it may only remove"
+        )
+    if strict:
+        candidates = set(actions)
+        for action in kept:
+            if action not in candidates:
+                _bad(impl, f"returned {action!r}, which is not one of the candidates")
+        if len(set(kept)) != len(kept):
+            _bad(impl, "returned an action twice")
+    return kept
+
+
+def extra_actions(impl: HookImpl, result: object, seat: int) -> Sequence[Action]:
+    """``ttr_extra_actions``: hashable actions of the seat to decide."""
+    found = _sequence(impl, result, "actions")
+    for action in found:
+        if not isinstance(action, Action):
+            _bad(impl, f"must return ttr_core.Action objects, not {_kind(action)}")
+        if action.player != seat or type(action.player) is not int:
+            _bad(
+                impl,
+                f"returned {action!r} for seat {action.player!r}, but seat {seat} is to decide",
+            )
+        if not _hashable(action):
+            _bad(impl, f"returned an unhashable action {action!r}: use @attrs.frozen")
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Scoring and views
+# ---------------------------------------------------------------------------
+
+
+def score_lines(impl: HookImpl, result: object, seats: int) -> list[tuple[ScoreLine, ...]]:
+    """``ttr_score_lines``: one sequence of ScoreLines (whole points) per seat."""
+    if result is None:
+        return [() for _ in range(seats)]
+    per_seat = _sequence(impl, result, "per-seat line lists")
+    if len(per_seat) != seats:
+        _bad(impl, f"returned lines for {len(per_seat)} seats; the game has {seats}")
+    checked = []
+    for seat, lines in enumerate(per_seat):
+        lines = _sequence(impl, lines, f"ScoreLine (seat {seat})")
+        for line in lines:
+            if not isinstance(line, ScoreLine):
+                _bad(impl, f"returned {_kind(line)} for seat {seat}, not a ScoreLine")
+            if isinstance(line.points, bool) or not isinstance(line.points, int):
+                _bad(impl, f"scored {line.points!r} for seat {seat}: points are whole numbers")
+        checked.append(tuple(lines))
+    return checked
+
+
+def tie_break(impl: HookImpl, tied: tuple[int, ...], result: object) -> tuple[int, ...]:
+    """``ttr_tie_break``: a non-empty subset of the tied seats."""
+    winners = _sequence(impl, result, "seats")
+    if not winners or any(seat not in tied or type(seat) is not int for seat in winners):
+        _bad(impl, f"must return a non-empty subset of the tied seats {tied}, not {winners!r}")
+    return tuple(seat for seat in tied if seat in winners)
+
+
+def view(impl: HookImpl, result: object, owner: Mapping[str, str]) -> Mapping[str, Any]:
+    """``ttr_player_view``: keys prefixed with the variant name, clashing with no other's."""
+    if not isinstance(result, Mapping):
+        _bad(impl, f"must return a mapping of view keys to values, not {_kind(result)}")
+    prefix = impl.variant + "."
+    for key in result:
+        if not isinstance(key, str) or not (key == impl.variant or key.startswith(prefix)):
+            _bad(impl, f"returned view key {key!r}: keys start with {prefix!r}")
+        if key in owner:
+            _bad(impl, f"returned view key {key!r}, which variant {owner[key]!r} shows already")
+    return result
