@@ -11,7 +11,9 @@ from __future__ import annotations
 import inspect
 import re
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 import ttr_core
@@ -110,3 +112,110 @@ def test_public_name_has_a_docstring(name: str) -> None:
     # A class's own docstring only: inspect.getdoc would fall back to a base class's.
     doc = vars(obj).get("__doc__") if inspect.isclass(obj) else obj.__doc__
     assert doc and doc.strip(), f"ttr_core.{name} has no docstring"
+
+
+# ---------------------------------------------------------------------------
+# docs/api.md: the stable API, stated once
+# ---------------------------------------------------------------------------
+
+API_DOC = DOCS / "api.md"
+# "### name" or "### name(a, b)" (a name may stand in backticks).
+API_HEADING = re.compile(r"^###[ \t]+`?(\w+)`?[ \t]*(?:\((.*)\))?[ \t]*$", re.MULTILINE)
+# A member row of a table: "| `name` |" or "| `name(a, b)` |".
+MEMBER_ROW = re.compile(r"^\|[ \t]*`(\w+)(?:\(([^)`]*)\))?`[ \t]*\|", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def api_doc() -> str:
+    if not API_DOC.is_file():
+        pytest.skip(f"{API_DOC} not found: the docs are checked from a repository checkout")
+    return API_DOC.read_text(encoding="utf-8")
+
+
+def _args(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(a.strip() for a in text.split(",")) if text.strip() else ()
+
+
+@pytest.fixture(scope="module")
+def api_sections(api_doc: str) -> dict[str, tuple[tuple[str, ...] | None, str]]:
+    """Each ``###`` section of docs/api.md: name -> (argument list or None, body)."""
+    sections: dict[str, tuple[tuple[str, ...] | None, str]] = {}
+    matches = list(API_HEADING.finditer(api_doc))
+    for i, match in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(api_doc)
+        name = match.group(1)
+        assert name not in sections, f"docs/api.md documents {name} twice"
+        sections[name] = (_args(match.group(2)), api_doc[match.end() : end])
+    return sections
+
+
+def _parameters(obj: object) -> tuple[str, ...]:
+    return tuple(inspect.signature(obj).parameters)  # type: ignore[arg-type]
+
+
+def test_every_public_name_is_on_the_stable_api_page(api_sections: dict[str, Any]) -> None:
+    missing = [name for name in ttr_core.__all__ if name not in api_sections]
+    assert not missing, f"docs/api.md has no section for {missing}"
+    unknown = [name for name in api_sections if name not in ttr_core.__all__]
+    assert not unknown, f"docs/api.md documents names that are not public: {unknown}"
+
+
+@pytest.mark.parametrize("name", sorted(ttr_core.__all__))
+def test_stable_api_signatures_match_the_code(name: str, api_sections: dict[str, Any]) -> None:
+    args, _ = api_sections[name]
+    obj = getattr(ttr_core, name)
+    if inspect.isfunction(obj) or (inspect.isclass(obj) and args is not None):
+        assert args == _parameters(obj), f"docs/api.md: {name}{args} vs {inspect.signature(obj)}"
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n in ttr_core.__all__ if inspect.isclass(getattr(ttr_core, n)))
+)
+def test_every_member_listed_exists(name: str, api_sections: dict[str, Any]) -> None:
+    cls = getattr(ttr_core, name)
+    _, body = api_sections[name]
+    fields = {f.name for f in attrs.fields(cls)} if attrs.has(cls) else set()
+    instance_attrs = {"reason", "message", "problems", "variant", "hook"}
+    for match in MEMBER_ROW.finditer(body):
+        member, args = match.group(1), _args(match.group(2))
+        if name == "MapRules" or (args is None and member in fields):
+            assert member in fields, f"MapRules has no field {member}"
+            continue
+        if issubclass(cls, Exception) and member in instance_attrs:
+            continue
+        assert hasattr(cls, member), f"docs/api.md lists {name}.{member}, which does not exist"
+        if args is not None:
+            method = getattr(cls, member)
+            assert args == _parameters(method)[1:], f"{name}.{member}{args}"
+
+
+def test_maprules_table_lists_every_field(api_sections: dict[str, Any]) -> None:
+    _, body = api_sections["MapRules"]
+    listed = {m.group(1) for m in MEMBER_ROW.finditer(body)}
+    assert listed == {f.name for f in attrs.fields(ttr_core.MapRules)}
+
+
+def test_hooks_doc_uses_only_stable_state_members(
+    hooks_doc: str, api_sections: dict[str, Any]
+) -> None:
+    stable = {
+        cls: {m.group(1) for m in MEMBER_ROW.finditer(api_sections[cls][1])}
+        for cls in ("GameState", "GameRules", "Board")
+    }
+    for match in re.finditer(r"\bstate\.(\w+)(?:\.(\w+))?", hooks_doc):
+        member, sub = match.group(1), match.group(2)
+        assert member in stable["GameState"], f"hooks.md uses state.{member}, not in docs/api.md"
+        if member == "rules" and sub:
+            assert sub in stable["GameRules"], f"hooks.md uses state.rules.{sub}"
+        if member == "board" and sub:
+            assert sub in stable["Board"], f"hooks.md uses state.board.{sub}"
+
+
+def test_the_stable_surface_is_stated_once() -> None:
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    assert "Stable read access" not in index
+    assert "api.md" in index
+    doc = ttr_core.GameState.__doc__ or ""
+    assert "docs/api.md" in doc and "Stable read access" not in doc
