@@ -7,11 +7,15 @@ import nox
 nox.options.sessions = ["tests", "typecheck", "lint"]
 nox.options.error_on_missing_interpreters = True
 
+#: The worked example of a third-party variant package (docs/hooks.md).
+EXAMPLE = "docs/examples/ttr-example-variant"
+
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The whole test suite against a regular (non-editable) install of the wheel."""
-    session.install(".[test]")
+    """The whole test suite against a regular (non-editable) install of the wheel,
+    with the example third-party variant package installed as a user would."""
+    session.install(".[test]", f"./{EXAMPLE}")
     # pytest exits 5 when it collected no test: nox fails on any non-zero status.
     session.run("pytest", *session.posargs)
 
@@ -20,7 +24,7 @@ def tests(session: nox.Session) -> None:
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over the library and the built-in plugins."""
     session.install(".", "mypy>=1.10")
-    session.run("mypy", "--strict", "src", "plugins")
+    session.run("mypy", "--strict", "src", "plugins", f"{EXAMPLE}/src")
 
 
 @nox.session

@@ -1,0 +1,251 @@
+"""Card swap: a worked example of a third-party ttr-core variant.
+
+Registered under the variant name ``swap`` through the ``ttr_core.plugins``
+entry-point group (see this package's ``pyproject.toml``). Switch it on with
+``ttr_core.new_game(map, players, variants=[..., "swap"])``.
+
+The rules:
+
+* **The swap.** Once per game, instead of a normal turn, a seat may discard
+  :data:`SWAP_DISCARD` cards of one colour (not wilds) from its hand, then
+  take any one face-up card (a wild too). Taking it ends the turn. The swap
+  is an action of the variant's own, :class:`SwapCards`; the choice that
+  follows is a decision of the variant's own (kind :data:`PICK`), answered
+  with :class:`PickFaceUp`.
+* **No lone wild.** A route of length 1 may not be claimed with a wild
+  alone: the variant filters those claims out of the legal actions.
+* **Unused swap bonus.** At the end, each seat that never used its swap
+  scores the option ``unused_bonus`` (default :data:`UNUSED_BONUS`)::
+
+      ttr_core.new_game("newyork", 2, variants=["swap"], options={"swap": {"unused_bonus": 3}})
+
+Variant state: under the key ``"swap"``, one bool per seat, ``True`` once
+the seat has swapped. It is public (every player saw the swap), so each
+player's view shows it as ``"swap.used"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ttr_core import (
+    Action,
+    ClaimRoute,
+    GameState,
+    IllegalAction,
+    PendingKind,
+    PluginError,
+    ScoreLine,
+    VariantOption,
+    effects,
+    hookimpl,
+)
+
+__all__ = [
+    "NAME",
+    "PICK",
+    "SWAP_DISCARD",
+    "UNUSED_BONUS",
+    "PickFaceUp",
+    "SwapCards",
+    "swap_refusal",
+    "swaps_used",
+]
+
+#: The variant name: the entry-point name in ``pyproject.toml``. Variant state
+#: keys, view keys and decision kinds all start with it.
+NAME = "swap"
+#: Kind of the variant's own pending decision: the face-up card to take.
+PICK = f"{NAME}.pick"
+#: Cards of one colour discarded by a swap.
+SWAP_DISCARD = 2
+#: Default of the ``unused_bonus`` option: points for a swap never used.
+UNUSED_BONUS = 2
+
+
+# ---------------------------------------------------------------------------
+# The variant's actions: frozen (hashable, comparable) subclasses of Action
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class SwapCards(Action):
+    """Discard :data:`SWAP_DISCARD` cards of ``color`` (a card colour, not wild)
+    from the hand; a :class:`PickFaceUp` decision follows."""
+
+    color: str
+
+
+@attrs.frozen
+class PickFaceUp(Action):
+    """Take the face-up card in ``slot`` after a swap; this ends the turn."""
+
+    slot: int
+
+
+# ---------------------------------------------------------------------------
+# Variant state
+# ---------------------------------------------------------------------------
+
+
+def swaps_used(state: GameState) -> tuple[bool, ...]:
+    """For each seat, whether it has used its swap (the variant state ``"swap"``)."""
+    used = state.variant(NAME)
+    if not isinstance(used, tuple):
+        raise PluginError(f"the game has no {NAME!r} state: is the variant switched on?")
+    return used
+
+
+@hookimpl
+def ttr_options() -> Sequence[VariantOption]:
+    """Declare the option ``unused_bonus``; ttr-core checks the values games give."""
+    return [
+        VariantOption(
+            "unused_bonus",
+            int,
+            UNUSED_BONUS,
+            "points at the end for each seat that never used its card swap",
+            low=0,
+        )
+    ]
+
+
+@hookimpl
+def ttr_setup(state: GameState) -> GameState:
+    """Start the game with no swap used."""
+    return state.with_variant(NAME, (False,) * state.num_players)
+
+
+@hookimpl
+def ttr_player_view(state: GameState) -> Mapping[str, Any]:
+    """Who has swapped is public: every seat sees it (keys start with ``"swap"``)."""
+    return {f"{NAME}.used": swaps_used(state)}
+
+
+# ---------------------------------------------------------------------------
+# The swap: listed when legal, applied, then the variant's own decision
+# ---------------------------------------------------------------------------
+
+
+def swap_refusal(state: GameState, seat: int, color: object) -> IllegalAction | None:
+    """Why ``seat`` may not swap ``color`` cards now, or ``None`` if it may.
+
+    The one statement of the rule: :func:`ttr_extra_actions` lists exactly
+    the swaps this allows, and :func:`ttr_apply_action` refuses the others
+    with this error (reason codes of the variant's own, ``"swap.…"``).
+    """
+    pending = state.pending
+    if pending is None or pending.kind != PendingKind.TURN:
+        return IllegalAction(f"{NAME}.not_now", "a card swap is only allowed as a whole turn")
+    if swaps_used(state)[seat]:
+        return IllegalAction(f"{NAME}.already_used", f"seat {seat} has already used its swap")
+    colors = state.board.colors
+    if not isinstance(color, str) or color not in colors:
+        return IllegalAction(
+            f"{NAME}.bad_color", f"swapped cards are one of {', '.join(colors)}, not {color!r}"
+        )
+    held = state.players[seat].hand[color]
+    if held < SWAP_DISCARD:
+        return IllegalAction(
+            f"{NAME}.too_few_cards",
+            f"a swap discards {SWAP_DISCARD} {color} cards; seat {seat} holds {held}",
+        )
+    if all(card is None for card in state.display):
+        return IllegalAction(f"{NAME}.no_face_up", "there is no face-up card to take")
+    return None
+
+
+@hookimpl
+def ttr_extra_actions(state: GameState) -> Sequence[Action] | None:
+    """The swaps legal on a turn; during the variant's own decision, the picks.
+
+    During a :data:`PICK` decision the core lists nothing, so the picks are
+    the only legal actions: there must always be one, or ttr-core raises
+    ``PluginError`` (a stalled game). There is: a swap needs a face-up card,
+    and its discarded cards refill any slot left empty.
+    """
+    pending = state.pending
+    if pending is None:
+        return None
+    seat = pending.player
+    if pending.kind == PICK:
+        display = state.display
+        return [PickFaceUp(seat, slot) for slot, card in enumerate(display) if card is not None]
+    if pending.kind == PendingKind.TURN:
+        colors = state.board.colors
+        return [SwapCards(seat, c) for c in colors if swap_refusal(state, seat, c) is None]
+    return None
+
+
+@hookimpl
+def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
+    """Carry out :class:`SwapCards` and :class:`PickFaceUp`; ``None`` for other actions.
+
+    ttr-core has already checked that the game is not over and that
+    ``action.player`` is the seat to decide.
+    """
+    seat = action.player
+    if isinstance(action, SwapCards):
+        refusal = swap_refusal(state, seat, action.color)
+        if refusal is not None:
+            raise refusal
+        state = effects.discard_cards(state, seat, {action.color: SWAP_DISCARD})
+        used = swaps_used(state)
+        state = state.with_variant(NAME, (*used[:seat], True, *used[seat + 1 :]))
+        # The turn is not over: wait for this seat's pick.
+        return effects.set_pending(state, PICK, seat)
+    if isinstance(action, PickFaceUp):
+        if state.pending is None or state.pending.kind != PICK:
+            raise IllegalAction(f"{NAME}.not_now", "no card swap is waiting for its pick")
+        # take_face_up checks the slot (core reasons bad_slot / empty_slot),
+        # refills it and enforces the wild limit, as the core's draw does.
+        state = effects.take_face_up(state, seat, action.slot)
+        return effects.end_turn(state)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The filter: no route of length 1 claimed with a wild alone
+# ---------------------------------------------------------------------------
+
+
+@hookimpl
+def ttr_filter_actions(state: GameState, actions: Sequence[Action]) -> Sequence[Action] | None:
+    """Remove the claims paying a length-1 route with a lone wild.
+
+    ``apply`` then refuses such a claim (reason ``vetoed_by_variant``).
+    Returns ``None`` (keep everything) when there is nothing to remove.
+    """
+    routes = state.board.routes
+    kept = [
+        action
+        for action in actions
+        if not (
+            isinstance(action, ClaimRoute)
+            and action.color is None
+            and routes[action.route].length == 1
+        )
+    ]
+    return None if len(kept) == len(actions) else kept
+
+
+# ---------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------
+
+
+@hookimpl
+def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
+    """One line per seat: the ``unused_bonus`` option's points if it never swapped."""
+    bonus = state.rules.option(NAME, "unused_bonus")
+    return [
+        [
+            ScoreLine(NAME, "Card swap used", 0)
+            if used
+            else ScoreLine(NAME, "Card swap never used", bonus)
+        ]
+        for used in swaps_used(state)
+    ]
