@@ -310,9 +310,6 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     return cached
 
 
-_NOTHING_FILTERED: Mapping[Action, str] = {}
-
-
 def _compute_legal(state: GameState) -> tuple[Action, ...]:
     pending = state.pending
     if pending is None:
@@ -334,7 +331,8 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
         acts = []
     if rules.filter:
         acts, removed = rules.run_filter(state, acts)
-        object.__setattr__(state, "_filtered_out", removed or _NOTHING_FILTERED)
+        if removed:
+            object.__setattr__(state, "_filtered_out", removed)
     if rules.veto:
         acts = [a for a in acts if rules.run_veto(state, a) is None]
     if rules.extra_actions:
@@ -438,12 +436,10 @@ def apply(state: GameState, action: Action) -> GameState:
     # Filters and vetoes are asked only of actions the core allows (so a wrong
     # phase is reported as such); Pass, the action of last resort, is exempt.
     if rules.filter and type(action) is not Pass:
+        if state._legal_cache is None:
+            legal_actions(state)  # runs the filters, noting what they removed
         removed = state._filtered_out
-        if removed is None:
-            legal_actions(state)
-            removed = state._filtered_out
-        assert removed is not None
-        if removed and action in removed:
+        if removed is not None and action in removed:
             raise IllegalAction(
                 Reason.VETOED, f"{action!r} is not allowed by variant {removed[action]!r}"
             )

@@ -262,7 +262,7 @@ def filtered(
     impl: HookImpl, actions: list[Action], result: object, *, strict: bool
 ) -> list[Action]:
     """``ttr_filter_actions``: a subset of the candidates (checked in full in strict mode)."""
-    kept = list(_sequence(impl, result, "actions"))
+    kept = result if type(result) is list else list(_sequence(impl, result, "actions"))
     if len(kept) > len(actions):
         _bad(
             impl, f"returned {len(kept)} actions from {len(actions)} candidates: it may only remove"

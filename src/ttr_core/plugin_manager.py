@@ -17,6 +17,7 @@ results checked (see :mod:`ttr_core.hookcheck`).
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -50,9 +51,37 @@ HOOK_NAMES: tuple[str, ...] = tuple(
 # ---------------------------------------------------------------------------
 
 
+#: Each hook's parameters, in the spec's order.
+SPEC_ARGS: dict[str, tuple[str, ...]] = {
+    name: tuple(inspect.signature(getattr(hookspecs, name)).parameters) for name in HOOK_NAMES
+}
+
+
+def _positional(function: Callable[..., Any], argnames: tuple[str, ...], hook: str) -> Any:
+    """``function`` as a callable taking the hook's arguments positionally, in spec order.
+
+    An implementation may take any subset of the spec's parameters, in any
+    order; this adapter is built once, so each call passes no keywords.
+    """
+    spec = SPEC_ARGS[hook]
+    if argnames == spec:
+        return function
+    picks = tuple(spec.index(name) for name in argnames)
+    if not picks:
+        return lambda *args: function()
+    if len(picks) == 1:
+        (only,) = picks
+        return lambda *args: function(args[only])
+    return lambda *args: function(*[args[i] for i in picks])
+
+
 @attrs.frozen
 class HookImpl:
-    """One plugin's implementation of one hook: called with the arguments it names."""
+    """One plugin's implementation of one hook.
+
+    Called with the hook's arguments positionally, in the spec's order; it
+    passes the implementation the ones it names.
+    """
 
     variant: str
     hook: str
@@ -60,12 +89,16 @@ class HookImpl:
     argnames: tuple[str, ...]
     #: Print each call to stderr (``TTR_TRACE_HOOKS``, read when a game's rules are resolved).
     trace: bool = False
+    _call: Callable[..., Any] = attrs.field(init=False, repr=False, eq=False)
 
-    def __call__(self, **kwargs: Any) -> Any:
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_call", _positional(self.function, self.argnames, self.hook))
+
+    def __call__(self, *args: Any) -> Any:
         if self.trace:
             sys.stderr.write(f"ttr hook {self.hook} [{self.variant}]\n")
         try:
-            return self.function(**{name: kwargs[name] for name in self.argnames})
+            return self._call(*args)
         except TtrError:
             raise
         except Exception as exc:  # a plugin's own bug: name it
@@ -243,7 +276,7 @@ def validate_variant_fields(board: Board) -> list[str]:
     """Problems the installed plugins find in ``board``'s variant fields."""
     problems: list[str] = []
     for impl in _all_impls("ttr_validate_map"):
-        problems.extend(hookcheck.messages(impl, impl(board=board)))
+        problems.extend(hookcheck.messages(impl, impl(board)))
     return problems
 
 
@@ -367,14 +400,14 @@ class GameRules:
     def run_setup(self, state: GameState) -> GameState:
         """Run the ``ttr_setup`` chain (results always fully checked: once per game)."""
         for impl in self.setup:
-            state = hookcheck.state_result(impl, state, impl(state=state), full=True)
+            state = hookcheck.state_result(impl, state, impl(state), full=True)
         return state
 
     def run_after_claim(self, state: GameState, player: int, route: int) -> GameState:
         """Run the ``ttr_after_claim`` chain."""
         full = hookcheck.STRICT[0]
         for impl in self.after_claim:
-            result = impl(state=state, player=player, route=route)
+            result = impl(state, player, route)
             state = hookcheck.state_result(impl, state, result, full=full)
         return state
 
@@ -382,13 +415,13 @@ class GameRules:
         """Run the ``ttr_between_turns`` chain."""
         full = hookcheck.STRICT[0]
         for impl in self.between_turns:
-            state = hookcheck.state_result(impl, state, impl(state=state), full=full)
+            state = hookcheck.state_result(impl, state, impl(state), full=full)
         return state
 
     def run_game_over(self, state: GameState) -> GameState:
         """Run the ``ttr_game_over`` chain (fully checked; the game must stay over)."""
         for impl in self.game_over:
-            state = hookcheck.state_result(impl, state, impl(state=state), full=True)
+            state = hookcheck.state_result(impl, state, impl(state), full=True)
             hookcheck.still_over(impl, state)
         return state
 
@@ -397,23 +430,25 @@ class GameRules:
     def run_veto(self, state: GameState, action: Action) -> str | None:
         """The first veto any plugin gives ``action``, or ``None``."""
         for impl in self.veto:
-            reason = impl(state=state, action=action)
+            reason = impl(state, action)
             if reason is not None:
                 return hookcheck.veto_reason(impl, reason)
         return None
 
     def run_filter(
         self, state: GameState, actions: list[Action]
-    ) -> tuple[list[Action], dict[Action, str]]:
-        """The candidates the filters keep, and each removed one with the variant that did it."""
-        removed: dict[Action, str] = {}
-        strict = hookcheck.STRICT[0]
+    ) -> tuple[list[Action], dict[Action, str] | None]:
+        """The candidates the filters keep, and each removed one with the variant that
+        removed it (``None`` when none was removed)."""
+        removed: dict[Action, str] | None = None
         for impl in self.filter:
-            result = impl(state=state, actions=actions)
+            result = impl(state, actions)
             if result is None or result is actions:
                 continue
-            kept = hookcheck.filtered(impl, actions, result, strict=strict)
+            kept = hookcheck.filtered(impl, actions, result, strict=hookcheck.STRICT[0])
             if len(kept) != len(actions):
+                if removed is None:
+                    removed = {}
                 keep = set(kept)
                 for action in actions:
                     if action not in keep:
@@ -427,7 +462,7 @@ class GameRules:
         seat = state.pending.player
         found: list[Action] = []
         for impl in self.extra_actions:
-            result = impl(state=state)
+            result = impl(state)
             if result:
                 found.extend(hookcheck.extra_actions(impl, result, seat))
         return found
@@ -435,7 +470,7 @@ class GameRules:
     def run_apply_action(self, state: GameState, action: Action) -> GameState | None:
         """The state a plugin's ``ttr_apply_action`` returns, or ``None`` if none took it."""
         for impl in self.apply_action:
-            result = impl(state=state, action=action)
+            result = impl(state, action)
             if result is not None:
                 return hookcheck.state_result(impl, state, result, full=hookcheck.STRICT[0])
         return None
@@ -445,8 +480,7 @@ class GameRules:
     def run_score_lines(self, state: GameState) -> list[list[tuple[ScoreLine, ...]]]:
         """Each variant's score lines, one tuple per seat, in variant order."""
         return [
-            hookcheck.score_lines(impl, impl(state=state), state.num_players)
-            for impl in self.score_lines
+            hookcheck.score_lines(impl, impl(state), state.num_players) for impl in self.score_lines
         ]
 
     def run_tie_break(
@@ -456,7 +490,7 @@ class GameRules:
         for impl in self.tie_break:
             if len(tied) < 2:
                 break
-            result = impl(state=state, sheets=sheets, tied=tied)
+            result = impl(state, sheets, tied)
             if result is not None:
                 tied = hookcheck.tie_break(impl, tied, result)
         return tied
@@ -466,7 +500,7 @@ class GameRules:
         shown: dict[str, Any] = {}
         owner: dict[str, str] = {}
         for impl in self.player_view:
-            result = impl(state=state, player=player)
+            result = impl(state, player)
             if result is not None:
                 for key, value in hookcheck.view(impl, result, owner).items():
                     owner[key] = impl.variant
@@ -517,7 +551,7 @@ def _resolve(
 
     usable: bool | None = None
     for impl in impls("ttr_both_pair_routes_usable"):
-        usable = hookcheck.optional_bool(impl, impl(board=board, players=players))
+        usable = hookcheck.optional_bool(impl, impl(board, players))
         if usable is not None:
             break
     if usable is None:

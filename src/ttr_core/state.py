@@ -147,7 +147,7 @@ class GameState:
         default=None, init=False, eq=False, hash=False
     )
     #: Core actions the variants' filters removed from ``_legal_cache``, each
-    #: with the variant that removed it (``None`` until legal actions are listed).
+    #: with the variant that removed it (``None`` while none was removed).
     _filtered_out: Mapping[Action, str] | None = attrs.field(
         default=None, init=False, eq=False, hash=False
     )
