@@ -33,11 +33,12 @@ from .engine import (
     _supply,
     claim_for,
     end_turn,
+    route_claim_error,
     ticket_draw,
     ticket_return,
 )
 from .errors import IllegalAction, PluginError, Reason
-from .state import UNCLAIMED, GameState, Pending, PendingKind
+from .state import GameState, Pending, PendingKind
 
 __all__ = [
     "add_points",
@@ -183,38 +184,17 @@ def claim_route(
     the game uses one route of a pair. Raises :class:`IllegalAction` when
     they forbid the claim, the seat lacks the cars or the cards.
     """
-    board = state.board
-    if isinstance(route, bool) or not isinstance(route, int) or not 0 <= route < len(board.routes):
-        raise IllegalAction(Reason.UNKNOWN_ROUTE, f"there is no route {route!r} on {board.id}")
     if isinstance(owner, bool) or not isinstance(owner, int) or owner < 0:
         raise PluginError(f"owner must be a seat or a non-seat owner number, not {owner!r}")
-    target = board.routes[route]
-    desc = f"route {route} ({target.a}–{target.b})"
-    if state.owners[route] != UNCLAIMED:
-        raise IllegalAction(Reason.ROUTE_CLAIMED, f"{desc} is already claimed")
-    if target.partner is not None:
-        partner_owner = state.owners[target.partner]
-        if partner_owner == owner:
-            raise IllegalAction(
-                Reason.OWNS_PARALLEL_ROUTE,
-                f"{owner} owns route {target.partner}, parallel to {desc}",
-            )
-        if partner_owner != UNCLAIMED and not state.rules.both_pair_routes_usable:
-            raise IllegalAction(
-                Reason.PARALLEL_ROUTE_CLOSED,
-                f"{desc} is closed: its parallel route {target.partner} is claimed",
-            )
+    error = route_claim_error(state, route, owner)
+    if error is not None:
+        raise error
     if not state.is_seat(owner):
         if payment:
             raise PluginError(f"an owner that is not a seat ({owner}) pays no cards")
         return claim_for(state, owner, route, ())
-    paid = _card_counts(board, payment or {})
+    paid = _card_counts(state.board, payment or {})
     _check_held(state, owner, paid)
-    cars = state.players[owner].cars
-    if cars < target.length:
-        raise IllegalAction(
-            Reason.NOT_ENOUGH_CARS, f"{desc} needs {target.length} cars; seat {owner} has {cars}"
-        )
     return claim_for(state, owner, route, [(card, n) for card, n in enumerate(paid) if n])
 
 

@@ -545,25 +545,33 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
     return _finish_turn(state, changes, passed=False)
 
 
-def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
-    """Why ``action`` may not be applied, or ``None`` if it may."""
+def _who(state: GameState, owner: int) -> str:
+    return f"seat {owner}" if state.is_seat(owner) else f"owner {owner} (not a seat)"
+
+
+def route_claim_error(state: GameState, rid: object, owner: int) -> IllegalAction | None:
+    """Why ``owner`` may not claim route ``rid`` whatever it pays, or ``None``.
+
+    The route must exist and be free; an owner never holds both routes of a
+    pair, and a pair's second route is closed when the game uses one route of
+    a pair; a seat must have the cars.
+    """
     board = state.board
-    rid = action.route
     if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < len(board.routes):
         return IllegalAction(Reason.UNKNOWN_ROUTE, f"there is no route {rid!r} on {board.id}")
     route = board.routes[rid]
-    seat = action.player
     desc = f"route {rid} ({route.a}–{route.b}, {route.color} {route.length})"
     if state.owners[rid] != UNCLAIMED:
         return IllegalAction(
-            Reason.ROUTE_CLAIMED, f"{desc} is already claimed by seat {state.owners[rid]}"
+            Reason.ROUTE_CLAIMED,
+            f"{desc} is already claimed by {_who(state, state.owners[rid])}",
         )
     if route.partner is not None:
         partner_owner = state.owners[route.partner]
-        if partner_owner == seat:
+        if partner_owner == owner:
             return IllegalAction(
                 Reason.OWNS_PARALLEL_ROUTE,
-                f"seat {seat} owns route {route.partner}, the parallel route of {desc}",
+                f"{_who(state, owner)} owns route {route.partner}, the parallel route of {desc}",
             )
         if partner_owner != UNCLAIMED and not state.rules.both_pair_routes_usable:
             return IllegalAction(
@@ -571,12 +579,25 @@ def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
                 f"{desc} is closed: its parallel route {route.partner} is claimed and with "
                 f"{state.num_players} players only one route of a pair is used",
             )
-    player = state.players[seat]
-    if player.cars < route.length:
+    if 0 <= owner < len(state.players) and state.players[owner].cars < route.length:
         return IllegalAction(
             Reason.NOT_ENOUGH_CARS,
-            f"{desc} needs {route.length} cars; seat {seat} has {player.cars}",
+            f"{desc} needs {route.length} cars; seat {owner} has {state.players[owner].cars}",
         )
+    return None
+
+
+def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
+    """Why ``action`` may not be applied, or ``None`` if it may."""
+    seat = action.player
+    error = route_claim_error(state, action.route, seat)
+    if error is not None:
+        return error
+    board = state.board
+    rid = action.route
+    route = board.routes[rid]
+    desc = f"route {rid} ({route.a}–{route.b}, {route.color} {route.length})"
+    player = state.players[seat]
     wilds = action.wilds
     if isinstance(wilds, bool) or not isinstance(wilds, int) or not 0 <= wilds <= route.length:
         return IllegalAction(
