@@ -190,6 +190,10 @@ class Board:
     card_names: tuple[str, ...] = attrs.field(init=False)
     _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)
     _spellings: Mapping[str, int] = attrs.field(init=False, repr=False)
+    #: What the engine derives from this board (action tables, resolved rule
+    #: sets), kept here so that it lives exactly as long as the board: a board
+    #: no game and no cache uses any more is freed with all of it.
+    derived: dict[Any, Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "card_names", (*self.colors, WILD))
@@ -199,6 +203,7 @@ class Board:
             for spelling in (loc.name, *loc.aliases):
                 spellings.setdefault(name_key(spelling), loc.id)
         object.__setattr__(self, "_spellings", spellings)
+        object.__setattr__(self, "derived", {})
 
     def location(self, name: str) -> Location:
         """The location a user names: its printed name, an alias, or either
@@ -238,6 +243,11 @@ class Board:
     def total_spaces(self) -> int:
         """Number of route spaces on the board."""
         return sum(r.length for r in self.routes)
+
+    def __reduce__(self) -> tuple[type[Board], tuple[Any, ...]]:
+        # Rebuilt from its facts: what was derived from it is derived again.
+        fields = (f.name for f in attrs.fields(Board) if f.init)
+        return (Board, tuple(getattr(self, name) for name in fields))
 
     def __copy__(self) -> Board:
         return self  # immutable and shared by every state of a game

@@ -8,7 +8,6 @@ game exactly.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 import random
@@ -60,8 +59,15 @@ class _ActionTable:
     routes: tuple[tuple[int, int, int, int], ...]
 
 
-@functools.cache
 def _action_table(board: Board, players: int) -> _ActionTable:
+    """The preallocated actions of ``board`` with ``players`` seats, kept on the board."""
+    table: _ActionTable | None = board.derived.get(players)
+    if table is None:
+        table = board.derived[players] = _build_action_table(board, players)
+    return table
+
+
+def _build_action_table(board: Board, players: int) -> _ActionTable:
     names = board.colors
     routes = tuple(
         (

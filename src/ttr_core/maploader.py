@@ -925,7 +925,7 @@ def load_map(name_or_path: str | os.PathLike[str]) -> Board:
     return _load_file(str(path.resolve()), stat.st_mtime_ns, stat.st_size, plugins_generation())
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
 def _load_file(path: str, _mtime_ns: int, _size: int, _plugins: int) -> Board:
     name = Path(path).name
     try:

@@ -538,8 +538,38 @@ def game_rules(
     return _resolve(board, players, variants, resolve_options(variants, options))
 
 
-@functools.lru_cache(maxsize=256)
-def _resolve(
+class _RuleSets:
+    """The resolved rule sets, kept on each board (``board.derived``): a board's
+    rule sets live exactly as long as the board. ``cache_clear`` forgets them
+    all (when plugins change) by moving on to a new generation."""
+
+    def __init__(self) -> None:
+        self.generation = 0
+
+    def __call__(
+        self, board: Board, players: int, variants: tuple[str, ...], options: OptionValues
+    ) -> GameRules:
+        key = ("rules", self.generation, players, variants, options)
+        rules: GameRules | None = board.derived.get(key)
+        if rules is None:
+            stale = [
+                k
+                for k in board.derived
+                if type(k) is tuple and k[0] == "rules" and k[1] != self.generation
+            ]
+            for k in stale:
+                del board.derived[k]
+            rules = board.derived[key] = _resolve_rules(board, players, variants, options)
+        return rules
+
+    def cache_clear(self) -> None:
+        self.generation += 1
+
+
+_resolve = _RuleSets()
+
+
+def _resolve_rules(
     board: Board, players: int, variants: tuple[str, ...], options: OptionValues
 ) -> GameRules:
     plugins = [_plugin(name) for name in variants]
