@@ -243,3 +243,141 @@ def tickets(table: str) -> list[tuple[int, str, str, int, tuple[str, str] | None
         route = tuple(neutral.split("–")) if neutral else None
         rows.append((int(ident), a, b, int(points), route))  # type: ignore[arg-type]
     return rows
+
+
+# The base game (USA): routes and tickets of the original game; no tolls, no
+# neutral routes.
+USA_ROUTES = """
+0|Atlanta|Charleston|gray|2||
+1|Atlanta|Miami|blue|5||
+2|Atlanta|Nashville|gray|1||
+3|Atlanta|New Orleans|orange|4|1|
+4|Atlanta|New Orleans|yellow|4|1|
+5|Atlanta|Raleigh|gray|2|2|
+6|Atlanta|Raleigh|gray|2|2|
+7|Boston|Montréal|gray|2|3|
+8|Boston|Montréal|gray|2|3|
+9|Boston|New York|red|2|4|
+10|Boston|New York|yellow|2|4|
+11|Calgary|Helena|gray|4||
+12|Calgary|Seattle|gray|4||
+13|Calgary|Vancouver|gray|3||
+14|Calgary|Winnipeg|white|6||
+15|Charleston|Miami|purple|4||
+16|Charleston|Raleigh|gray|2||
+17|Chicago|Duluth|red|3||
+18|Chicago|Omaha|blue|4||
+19|Chicago|Pittsburgh|black|3|5|
+20|Chicago|Pittsburgh|orange|3|5|
+21|Chicago|Saint Louis|green|2|6|
+22|Chicago|Saint Louis|white|2|6|
+23|Chicago|Toronto|white|4||
+24|Dallas|El Paso|red|4||
+25|Dallas|Houston|gray|1|7|
+26|Dallas|Houston|gray|1|7|
+27|Dallas|Little Rock|gray|2||
+28|Dallas|Oklahoma City|gray|2|8|
+29|Dallas|Oklahoma City|gray|2|8|
+30|Denver|Helena|green|4||
+31|Denver|Kansas City|black|4|9|
+32|Denver|Kansas City|orange|4|9|
+33|Denver|Oklahoma City|red|4||
+34|Denver|Omaha|purple|4||
+35|Denver|Phoenix|white|5||
+36|Denver|Salt Lake City|red|3|10|
+37|Denver|Salt Lake City|yellow|3|10|
+38|Denver|Santa Fe|gray|2||
+39|Duluth|Helena|orange|6||
+40|Duluth|Omaha|gray|2|11|
+41|Duluth|Omaha|gray|2|11|
+42|Duluth|Sault St. Marie|gray|3||
+43|Duluth|Toronto|purple|6||
+44|Duluth|Winnipeg|black|4||
+45|El Paso|Houston|green|6||
+46|El Paso|Los Angeles|black|6||
+47|El Paso|Oklahoma City|yellow|5||
+48|El Paso|Phoenix|gray|3||
+49|El Paso|Santa Fe|gray|2||
+50|Helena|Omaha|red|5||
+51|Helena|Salt Lake City|purple|3||
+52|Helena|Seattle|yellow|6||
+53|Helena|Winnipeg|blue|4||
+54|Houston|New Orleans|gray|2||
+55|Kansas City|Oklahoma City|gray|2|12|
+56|Kansas City|Oklahoma City|gray|2|12|
+57|Kansas City|Omaha|gray|1|13|
+58|Kansas City|Omaha|gray|1|13|
+59|Kansas City|Saint Louis|blue|2|14|
+60|Kansas City|Saint Louis|purple|2|14|
+61|Las Vegas|Los Angeles|gray|2||
+62|Las Vegas|Salt Lake City|orange|3||
+63|Little Rock|Nashville|white|3||
+64|Little Rock|New Orleans|green|3||
+65|Little Rock|Oklahoma City|gray|2||
+66|Little Rock|Saint Louis|gray|2||
+67|Los Angeles|Phoenix|gray|3||
+68|Los Angeles|San Francisco|purple|3|15|
+69|Los Angeles|San Francisco|yellow|3|15|
+70|Miami|New Orleans|red|6||
+71|Montréal|New York|blue|3||
+72|Montréal|Sault St. Marie|black|5||
+73|Montréal|Toronto|gray|3||
+74|Nashville|Pittsburgh|yellow|4||
+75|Nashville|Raleigh|black|3||
+76|Nashville|Saint Louis|gray|2||
+77|New York|Pittsburgh|green|2|16|
+78|New York|Pittsburgh|white|2|16|
+79|New York|Washington|black|2|17|
+80|New York|Washington|orange|2|17|
+81|Oklahoma City|Santa Fe|blue|3||
+82|Phoenix|Santa Fe|gray|3||
+83|Pittsburgh|Raleigh|gray|2||
+84|Pittsburgh|Saint Louis|green|5||
+85|Pittsburgh|Toronto|gray|2||
+86|Pittsburgh|Washington|gray|2||
+87|Portland|Salt Lake City|blue|6||
+88|Portland|San Francisco|green|5|18|
+89|Portland|San Francisco|purple|5|18|
+90|Portland|Seattle|gray|1|19|
+91|Portland|Seattle|gray|1|19|
+92|Raleigh|Washington|gray|2|20|
+93|Raleigh|Washington|gray|2|20|
+94|Salt Lake City|San Francisco|orange|5|21|
+95|Salt Lake City|San Francisco|white|5|21|
+96|Sault St. Marie|Toronto|gray|2||
+97|Sault St. Marie|Winnipeg|gray|6||
+98|Seattle|Vancouver|gray|1|22|
+99|Seattle|Vancouver|gray|1|22|
+"""
+USA_TICKETS = """
+0|Boston|Miami|12|
+1|Calgary|Phoenix|13|
+2|Calgary|Salt Lake City|7|
+3|Chicago|New Orleans|7|
+4|Chicago|Santa Fe|9|
+5|Dallas|New York|11|
+6|Denver|El Paso|4|
+7|Denver|Pittsburgh|11|
+8|Duluth|El Paso|10|
+9|Duluth|Houston|8|
+10|Helena|Los Angeles|8|
+11|Kansas City|Houston|5|
+12|Los Angeles|Chicago|16|
+13|Los Angeles|Miami|20|
+14|Los Angeles|New York|21|
+15|Montréal|Atlanta|9|
+16|Montréal|New Orleans|13|
+17|New York|Atlanta|6|
+18|Portland|Nashville|17|
+19|Portland|Phoenix|11|
+20|San Francisco|Atlanta|17|
+21|Sault St. Marie|Nashville|8|
+22|Sault St. Marie|Oklahoma City|9|
+23|Seattle|Los Angeles|9|
+24|Seattle|New York|22|
+25|Toronto|Miami|10|
+26|Vancouver|Montréal|20|
+27|Vancouver|Santa Fe|13|
+28|Winnipeg|Houston|12|
+29|Winnipeg|Little Rock|11|
+"""

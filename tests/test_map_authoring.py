@@ -783,7 +783,7 @@ def test_load_map_warns_with_the_file_name(tmp_path: Path) -> None:
     assert caught[0].filename == __file__  # attributed to the caller of load_map
 
 
-@pytest.mark.parametrize("name", ["newyork", "nederland"])
+@pytest.mark.parametrize("name", ["newyork", "nederland", "usa"])
 def test_built_in_maps_load_without_any_warning(name: str, tmp_path: Path) -> None:
     text = (MAPS / f"{name}.toml").read_text(encoding="utf-8")
     copy = tmp_path / f"{name}.toml"
@@ -804,6 +804,6 @@ def test_valid_maps_never_run_the_line_scanner(monkeypatch: pytest.MonkeyPatch) 
             raise AssertionError("the scanner ran for a valid map")
 
     monkeypatch.setattr(ttr_core.maploader, "Locator", NoScanning)
-    for name in ("newyork", "nederland"):
+    for name in ("newyork", "nederland", "usa"):
         ttr_core.parse_map((MAPS / f"{name}.toml").read_text(encoding="utf-8"), source=name)
     ttr_core.parse_map(TINY_MAP, source="tiny.toml")
