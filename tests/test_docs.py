@@ -219,3 +219,22 @@ def test_the_stable_surface_is_stated_once() -> None:
     assert "api.md" in index
     doc = ttr_core.GameState.__doc__ or ""
     assert "docs/api.md" in doc and "Stable read access" not in doc
+
+
+EFFECT_ROW = re.compile(r"^\|[ \t]*`(\w+)\(([^)`]*)\)`[ \t]*\|", re.MULTILINE)
+
+
+def test_the_effect_helpers_table_matches_the_code(hooks_doc: str) -> None:
+    from ttr_core import effects
+
+    rows = {
+        m.group(1): m.group(2)
+        for m in EFFECT_ROW.finditer(hooks_doc)
+        if m.group(1) in effects.__all__
+    }
+    assert set(rows) == set(effects.__all__), "docs/hooks.md's effect table lists every helper"
+    for name, written in rows.items():
+        function = getattr(effects, name)
+        assert function.__doc__, f"effects.{name} has no docstring"
+        names = [a.split("=")[0].strip() for a in written.split(",") if a.strip() != "*"]
+        assert tuple(names) == _parameters(function), f"hooks.md: {name}({written})"

@@ -303,3 +303,58 @@ def test_end_turn_is_the_cores() -> None:
     state = new_started()
     assert effects.end_turn is ttr_core.end_turn
     assert effects.end_turn(state).current_player == 1
+
+
+def test_claim_route_resets_a_waiting_third_wild_once_its_cards_allow(recorder: Recorder) -> None:
+    state = new_started(variants=["recorder"])
+    rid = route_id(state, "Chelsea", "Soho")
+    length = state.board.routes[rid].length
+    state = holding_everything_else(
+        state, {"pink": length}, ("wild", "wild", "wild", "red", "blue"), {}
+    )
+    assert not display_ok(attrs.evolve(state, discard=(0, 0, 0, length, 0, 0, 0)))
+    after = effects.claim_route(state, rid, 0, {"pink": length})
+    assert after.display.count(after.board.wild) <= 2  # E3: reset with the pink just paid
+    assert card_total(after) == NY_CARDS and display_ok(after)
+
+
+def test_claim_route_refuses_a_payment_the_hand_lacks_or_that_makes_no_sense() -> None:
+    state = holding_everything_else(new_started(), {"pink": 1}, ("red",) * 5, {})
+    rid = route_id(state, "Chelsea", "Soho")
+    with pytest.raises(IllegalAction) as err:
+        effects.claim_route(state, rid, 0, {"pink": 2})
+    assert err.value.reason == Reason.CARDS_DO_NOT_PAY
+    with pytest.raises(PluginError, match="whole number ≥ 0"):
+        effects.claim_route(state, rid, 0, {"pink": -1})
+    with pytest.raises(PluginError, match="owner must be"):
+        effects.claim_route(state, rid, -2, None)
+    with pytest.raises(IllegalAction) as err:
+        effects.claim_route(state, 999, 0, None)
+    assert err.value.reason == Reason.UNKNOWN_ROUTE
+
+
+def test_ticket_helpers_never_put_a_ticket_in_two_places() -> None:
+    state = new_started()
+    held = state.players[1].tickets[0]
+    on_deck = state.ticket_deck[0]
+    for call in (
+        lambda: effects.give_tickets(state, 0, [on_deck]),
+        lambda: effects.give_tickets(state, 0, [held]),
+        lambda: effects.return_tickets(state, [held]),
+        lambda: effects.return_tickets(state, [on_deck]),
+    ):
+        with pytest.raises(PluginError, match="not a drawn ticket"):
+            call()
+    drawn_state, drawn = effects.draw_tickets(state, 2)
+    with pytest.raises(PluginError, match="twice"):
+        effects.give_tickets(drawn_state, 0, [drawn[0], drawn[0]])
+    with pytest.raises(PluginError, match="seat must be"):
+        effects.give_tickets(drawn_state, 5, drawn)
+    with pytest.raises(PluginError, match="no ticket 99"):
+        effects.return_tickets(drawn_state, [99])
+
+
+def test_end_turn_refuses_to_drop_tickets_on_offer() -> None:
+    offered = effects.offer_tickets(new_started(), 0)
+    with pytest.raises(PluginError, match="tickets on offer"):
+        effects.end_turn(offered)

@@ -338,11 +338,24 @@ def test_map_field_on_an_unknown_table() -> None:
     assert err.value.hook == "ttr_map_fields"
 
 
-def test_validate_map_returning_non_strings(install: Any) -> None:
+def test_validate_map_returning_non_strings_marks_the_plugin_broken(install: Any) -> None:
     install("ttr_validate_map", lambda board: [1, 2])
-    with pytest.raises(PluginError) as err:
+    board = ttr_core.parse_map(newyork_text(), "ny.toml")  # the map still loads
+    assert board.id == "newyork"
+    broken = ttr_core.broken_variants()
+    assert "variant 'bad': hook ttr_validate_map must return problem messages" in broken["bad"]
+    assert "bad" not in ttr_core.available_variants()
+    with pytest.raises(PluginError, match="installed but broken"):
+        game()
+    ttr_core.random_playout("newyork", 2, seed=1)  # every other game plays
+
+
+def test_validate_map_messages_name_the_variant(install: Any) -> None:
+    install("ttr_validate_map", lambda board: ["the map is too small"])
+    with pytest.raises(ttr_core.MapError) as err:
         ttr_core.parse_map(newyork_text(), "ny.toml")
-    assert_named(err, "ttr_validate_map", "as strings")
+    (problem,) = err.value.problems
+    assert problem.message == "the map is too small (variant 'bad')"
 
 
 def newyork_text() -> str:

@@ -177,12 +177,20 @@ def broken_install(tmp_path: Path) -> Iterator[None]:
         "from ttr_core import hookimpl\n\n@hookimpl\ndef ttr_setup(state):\n"
         "    return state.with_variant('fine', 1)\n"
     )
+    (tmp_path / "ttr_crash_d.py").write_text(
+        "from ttr_core import hookimpl\n\n@hookimpl\ndef ttr_validate_map(board):\n"
+        "    return board.no_such_attribute\n"
+    )
+    (tmp_path / "ttr_clash_e.py").write_text(
+        "from ttr_core import MapField, hookimpl\n\n@hookimpl\ndef ttr_map_fields():\n"
+        "    return [MapField('routes', 'toll', int, 0)]\n"
+    )
     info = tmp_path / "ttr_broken_demo-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: ttr-broken-demo\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(
         "[ttr_core.plugins]\nimportfails = ttr_broken_a\ninvalid = ttr_broken_b\n"
-        "fine = ttr_fine_c\n"
+        "fine = ttr_fine_c\ncrashcheck = ttr_crash_d\naclash = ttr_clash_e\n"
     )
     sys.path.insert(0, str(tmp_path))
     rescan_entry_points()
@@ -190,7 +198,7 @@ def broken_install(tmp_path: Path) -> Iterator[None]:
         yield
     finally:
         sys.path.remove(str(tmp_path))
-        for module in ("ttr_broken_a", "ttr_broken_b", "ttr_fine_c"):
+        for module in ("ttr_broken_a", "ttr_broken_b", "ttr_fine_c", "ttr_crash_d", "ttr_clash_e"):
             sys.modules.pop(module, None)
         rescan_entry_points()
 
@@ -202,14 +210,20 @@ def test_a_broken_plugin_breaks_only_the_games_that_ask_for_it(
     assert "fine" in ttr_core.available_variants()
     assert "importfails" not in ttr_core.available_variants()
     broken = ttr_core.broken_variants()
-    assert set(broken) == {"importfails", "invalid"}
+    assert set(broken) == {"importfails", "invalid", "aclash"}
+    # found before "tolls" by name, the clashing plugin is still the broken one
+    assert "'toll' on routes, which variant 'tolls' declares already" in broken["aclash"]
     assert "No module named 'no_such_module_anywhere'" in broken["importfails"]
     assert "ttr_after_clam" in broken["invalid"]
-    # every other game still plays, the maps still load
+    # every other game still plays, the maps still load; the crashing map
+    # check is found broken on the first map it sees, and left out after
+    ttr_core.load_map("newyork")
     ttr_core.random_playout("newyork", 2, seed=1)
     ttr_core.random_playout("nederland", 3, seed=1)
+    broken = ttr_core.broken_variants()
+    assert "hook ttr_validate_map raised AttributeError" in broken["crashcheck"]
     assert ttr_core.new_game("newyork", 2, variants=["fine"]).variant("fine") == 1
-    for name in ("importfails", "invalid"):
+    for name in ("importfails", "invalid", "crashcheck", "aclash"):
         with pytest.raises(PluginError, match="installed but broken") as err:
             ttr_core.new_game("newyork", 2, variants=[name])
         assert err.value.variant == name
@@ -220,6 +234,23 @@ def test_a_broken_plugin_breaks_only_the_games_that_ask_for_it(
     assert main(["--games", "1"]) == 0
     assert main(["--variants", "importfails"]) == 2
     assert "installed but broken" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("broken_install")
+def test_a_registered_variant_replaces_a_broken_entry_point_of_its_name() -> None:
+    class Working:
+        @hookimpl
+        def ttr_setup(self, state: ttr_core.GameState) -> ttr_core.GameState:
+            return state.with_variant("importfails", 2)
+
+    ttr_core.register_variant("importfails", Working())
+    try:
+        assert "importfails" in ttr_core.available_variants()
+        assert "importfails" not in ttr_core.broken_variants()
+        assert ttr_core.new_game("newyork", 2, variants=["importfails"]).variant("importfails") == 2
+    finally:
+        ttr_core.unregister_variant("importfails")
+    assert "importfails" in ttr_core.broken_variants()
 
 
 def test_no_broken_plugin_in_a_clean_install() -> None:

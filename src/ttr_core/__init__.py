@@ -50,6 +50,7 @@ from .plugin_manager import (
     available_variants,
     broken_variants,
     register_variant,
+    rescan_entry_points,
     unregister_variant,
     variant_options,
 )
@@ -132,6 +133,7 @@ __all__ = [
     "random_playout",
     "rank_bonus",
     "register_variant",
+    "rescan_entry_points",
     "score_sheets",
     "set_strict",
     "unregister_variant",

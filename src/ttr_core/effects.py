@@ -38,6 +38,7 @@ from .engine import (
     ticket_return,
 )
 from .errors import IllegalAction, PluginError, Reason
+from .hookcheck import ticket_places
 from .state import GameState, Pending, PendingKind
 
 __all__ = [
@@ -217,8 +218,11 @@ def draw_tickets(state: GameState, count: int) -> tuple[GameState, tuple[int, ..
     return attrs.evolve(state, **changes), drawn
 
 
-def _ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ...]:
+def _drawn_ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ...]:
+    """``tickets`` checked to be tickets of the map that were drawn and are in no
+    one's hands (a ticket is never in two places)."""
     ids = tuple(tickets)
+    placed = set(ticket_places(state))
     for ticket in ids:
         if (
             isinstance(ticket, bool)
@@ -226,19 +230,26 @@ def _ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ...]:
             or not 0 <= ticket < len(state.board.tickets)
         ):
             raise PluginError(f"there is no ticket {ticket!r} on {state.board.id}")
+        if ticket in placed:
+            raise PluginError(
+                f"ticket {ticket} is not a drawn ticket: it is in a deck, a pile, a hand or "
+                "an offer already (take it with draw_tickets first)"
+            )
+    if len(set(ids)) != len(ids):
+        raise PluginError(f"tickets {list(ids)} name a ticket twice")
     return ids
 
 
 def return_tickets(state: GameState, tickets: Iterable[int]) -> GameState:
     """Return ``tickets`` as the map says: to the bottom of the ticket deck, or
     to the ticket discard pile (``[rules.tickets] returned``)."""
-    return attrs.evolve(state, **ticket_return(state, _ticket_ids(state, tickets)))
+    return attrs.evolve(state, **ticket_return(state, _drawn_ticket_ids(state, tickets)))
 
 
 def give_tickets(state: GameState, seat: int, tickets: Iterable[int]) -> GameState:
     """``seat`` keeps ``tickets`` (ids, already drawn), scored at the end like any other."""
     seat = _seat(state, seat)
-    ids = _ticket_ids(state, tickets)
+    ids = _drawn_ticket_ids(state, tickets)
     player = state.players[seat]
     new = attrs.evolve(player, tickets=player.tickets + ids)
     return attrs.evolve(state, players=_replace_player(state.players, seat, new))
@@ -268,12 +279,13 @@ def offer_tickets(
 
 
 def add_points(state: GameState, seat: int, points: int) -> GameState:
-    """Add ``points`` (may be negative) to ``seat``'s running score."""
+    """Add ``points`` (may be negative) to ``seat``'s running score; the score
+    sheet shows them on a line "Points scored during play"."""
     seat = _seat(state, seat)
     if isinstance(points, bool) or not isinstance(points, int):
         raise PluginError(f"points must be a whole number, not {points!r}")
     player = state.players[seat]
-    new = attrs.evolve(player, score=player.score + points)
+    new = attrs.evolve(player, score=player.score + points, play_points=player.play_points + points)
     return attrs.evolve(state, players=_replace_player(state.players, seat, new))
 
 

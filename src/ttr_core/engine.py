@@ -438,9 +438,8 @@ def apply(state: GameState, action: Action) -> GameState:
         raise IllegalAction(
             Reason.WRONG_PHASE, f"the game waits for a {pending.kind!r} decision, not {action!r}"
         )
-    new = handler(state, action)
-    # Filters and vetoes are asked only of actions the core allows (so a wrong
-    # phase is reported as such); Pass, the action of last resort, is exempt.
+    # An action a filter removed is one the core listed, so refusing it before
+    # the core's checks reports the same reason, and runs none of its effects.
     if rules.filter and type(action) is not Pass:
         if state._legal_cache is None:
             legal_actions(state)  # runs the filters, noting what they removed
@@ -449,6 +448,9 @@ def apply(state: GameState, action: Action) -> GameState:
             raise IllegalAction(
                 Reason.VETOED, f"{action!r} is not allowed by variant {removed[action]!r}"
             )
+    new = handler(state, action)
+    # Vetoes are asked only of actions the core allows (so a wrong phase is
+    # reported as such); Pass, the action of last resort, is exempt.
     if rules.veto and type(action) is not Pass:
         reason = rules.run_veto(state, action)
         if reason is not None:
@@ -857,6 +859,11 @@ def end_turn(state: GameState) -> GameState:
     """
     if state.pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no turn can end")
+    if state.pending.kind in (_KEEP, _START):
+        raise PluginError(
+            f"end_turn() with tickets on offer ({state.pending.kind}): the offered "
+            "tickets would be lost; let the seat keep them or return them first"
+        )
     return _finish_turn(state, {}, passed=False)
 
 

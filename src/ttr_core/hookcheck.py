@@ -23,7 +23,7 @@ from .actions import Action
 from .errors import OptionError, PluginError
 from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, VariantOption
 from .scoring import ScoreLine
-from .state import GameState
+from .state import GameState, Hand, Pending, PlayerState
 
 if TYPE_CHECKING:
     from .plugin_manager import HookImpl
@@ -99,7 +99,23 @@ def map_fields(impl: HookImpl, result: object) -> tuple[MapField, ...]:
             _bad(impl, f"declares field {field.name!r} of unknown type {field.type!r}")
         if not isinstance(field.name, str) or not field.name.isidentifier():
             _bad(impl, f"declares a field named {field.name!r}: names are identifiers")
+        if not _valid_default(field):
+            _bad(impl, f"declares field {field.name!r} with a default of the wrong type")
     return tuple(fields)
+
+
+def _valid_default(field: MapField) -> bool:
+    default, kind = field.default, field.type
+    if kind == LOCATION:
+        return default is None or isinstance(default, str)
+    if kind == ROUTE:
+        return default is None or (
+            isinstance(default, tuple)
+            and len(default) == 2
+            and all(isinstance(end, str) for end in default)
+        )
+    assert isinstance(kind, type)
+    return isinstance(default, bool) == (kind is bool) and isinstance(default, kind)
 
 
 def options(impl: HookImpl, result: object) -> tuple[VariantOption, ...]:
@@ -193,6 +209,10 @@ def state_result(impl: HookImpl, before: GameState, result: object, *, full: boo
         _bad(impl, f"must return a GameState or None, not {_kind(result)}")
     if full:
         check_state(impl, before, result)
+    else:
+        pending = result.pending
+        if pending is not None and not 0 <= pending.player < len(before.players):
+            _bad(impl, f"returned a state waiting for seat {pending.player!r}, not a seat")
     return result
 
 
@@ -202,6 +222,18 @@ def check_state(impl: HookImpl, before: GameState, after: GameState) -> None:
         _bad(impl, "returned a state of another game (its board or rules differ)")
     if len(after.players) != len(before.players) or len(after.owners) != len(before.owners):
         _bad(impl, "returned a state with a different number of seats or routes")
+    if not all(isinstance(p, PlayerState) and isinstance(p.hand, Hand) for p in after.players):
+        _bad(impl, "returned a state whose players are not PlayerState objects with a Hand")
+    pending = after.pending
+    if (pending is None) != (after.termination is not None):
+        _bad(impl, "returned a state with no pending decision that is not over (or the reverse)")
+    if pending is not None and (
+        not isinstance(pending, Pending)
+        or isinstance(pending.player, bool)
+        or not isinstance(pending.player, int)
+        or not 0 <= pending.player < len(after.players)
+    ):
+        _bad(impl, f"returned a state waiting for {pending!r}, which is no seat's decision")
     slots = after.variant_state
     if not isinstance(slots, tuple):
         _bad(impl, f"returned variant state that is not a tuple but {_kind(slots)}")
@@ -238,6 +270,22 @@ def check_state(impl: HookImpl, before: GameState, after: GameState) -> None:
             f"returned a state holding {cards} cards (with any negative counts) where the game "
             f"has {after.board.total_cards}: use the effect helpers in ttr_core.effects",
         )
+    placed = ticket_places(after)
+    if sorted(placed) != list(range(len(after.board.tickets))):
+        _bad(
+            impl,
+            f"returned a state whose tickets are not each in one place ({len(placed)} placed, "
+            f"{len(after.board.tickets)} in the game): use the effect helpers in ttr_core.effects",
+        )
+
+
+def ticket_places(state: GameState) -> list[int]:
+    """Every ticket id where the state holds it: ticket deck and discard pile, each
+    seat's tickets, the tickets on offer and those dealt to seats still to choose."""
+    offered = state.pending.offered if state.pending is not None else ()
+    waiting = [t for offer in state.start_offers for t in offer]
+    held = [t for p in state.players for t in p.tickets]
+    return [*state.ticket_deck, *state.ticket_discard, *held, *offered, *waiting]
 
 
 def still_over(impl: HookImpl, state: GameState) -> None:
@@ -259,22 +307,31 @@ def veto_reason(impl: HookImpl, reason: object) -> str:
 
 
 def filtered(
-    impl: HookImpl, actions: list[Action], result: object, *, strict: bool
-) -> list[Action]:
-    """``ttr_filter_actions``: a subset of the candidates (checked in full in strict mode)."""
+    impl: HookImpl, actions: Sequence[Action], result: object, *, strict: bool
+) -> Sequence[Action]:
+    """``ttr_filter_actions``: a subset of the candidates.
+
+    A result as long as its input removed nothing: the candidates are kept
+    as they were (checked to be the same actions only in strict mode). A
+    shorter one is checked in full: hashable actions, each a candidate, none
+    twice.
+    """
     kept = result if type(result) is list else list(_sequence(impl, result, "actions"))
     if len(kept) > len(actions):
         _bad(
             impl, f"returned {len(kept)} actions from {len(actions)} candidates: it may only remove"
         )
-    if strict:
-        candidates = set(actions)
-        for action in kept:
-            if action not in candidates:
-                _bad(impl, f"returned {action!r}, which is not one of the candidates")
-        if len(set(kept)) != len(kept):
-            _bad(impl, "returned an action twice")
-    return kept
+    if len(kept) == len(actions) and not strict:
+        return actions
+    candidates = set(actions)
+    for action in kept:
+        if not isinstance(action, Action) or not _hashable(action):
+            _bad(impl, f"returned {_kind(action)}, which is not one of the candidate actions")
+        if action not in candidates:
+            _bad(impl, f"returned {action!r}, which is not one of the candidates")
+    if len(set(kept)) != len(kept):
+        _bad(impl, "returned an action twice")
+    return actions if len(kept) == len(actions) else kept
 
 
 def extra_actions(impl: HookImpl, result: object, seat: int) -> Sequence[Action]:

@@ -21,7 +21,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -99,6 +99,15 @@ class HookImpl:
             sys.stderr.write(f"ttr hook {self.hook} [{self.variant}]\n")
         try:
             return self._call(*args)
+        except PluginError as exc:
+            if exc.variant is not None:
+                raise
+            # A library call inside the hook refused what the plugin asked: name it.
+            raise PluginError(
+                f"variant {self.variant!r}: hook {self.hook}: {exc}",
+                variant=self.variant,
+                hook=self.hook,
+            ) from exc
         except TtrError:
             raise
         except Exception as exc:  # a plugin's own bug: name it
@@ -155,20 +164,48 @@ def _entry_point_plugins() -> tuple[dict[str, Plugin], dict[str, str]]:
     broken ones with what is wrong with each."""
     good: dict[str, Plugin] = {}
     broken: dict[str, str] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_discovery_order):
         try:
             obj = ep.load()
         except Exception as exc:  # a broken third-party plugin must not break the others
             broken[ep.name] = f"failed to import {ep.value}: {type(exc).__name__}: {exc}"
             continue
         try:
-            good[ep.name] = _inspect(ep.name, obj)
+            plugin = _inspect(ep.name, obj)
+            _check_field_clash(plugin, good.values())
         except PluginError as exc:
             broken[ep.name] = str(exc)
+            continue
+        good[ep.name] = plugin
     return good, broken
 
 
+def _discovery_order(ep: EntryPoint) -> tuple[bool, str]:
+    """ttr-core's own plugins first, then the others by name: when two clash,
+    the one found second is the broken one, so a third-party plugin can never
+    break a built-in one."""
+    dist = getattr(ep, "dist", None)
+    own = dist is not None and dist.name.replace("_", "-").lower() == "ttr-core"
+    return (not own, ep.name)
+
+
+def _check_field_clash(plugin: Plugin, others: Iterable[Plugin]) -> None:
+    """Refuse a plugin declaring a map field another plugin declares already."""
+    taken = {(f.table, f.name): other.name for other in others for f in other.fields}
+    for field in plugin.fields:
+        owner = taken.get((field.table, field.name))
+        if owner is not None and owner != plugin.name:
+            raise PluginError(
+                f"variant {plugin.name!r} declares the map field {field.name!r} on "
+                f"{field.table}, which variant {owner!r} declares already",
+                variant=plugin.name,
+                hook="ttr_map_fields",
+            )
+
+
 _registered: dict[str, Plugin] = {}
+#: Plugins found broken while in use (a map check that crashed), with the error.
+_failed: dict[str, str] = {}
 _generation = 0
 
 
@@ -179,7 +216,10 @@ def plugins_generation() -> int:
 
 def installed_plugins() -> dict[str, Plugin]:
     """Every working variant plugin by name: entry points, then run-time registrations."""
-    return {**_entry_point_plugins()[0], **_registered}
+    found = {**_entry_point_plugins()[0], **_registered}
+    for name in _failed:
+        found.pop(name, None)
+    return found
 
 
 def available_variants() -> tuple[str, ...]:
@@ -194,8 +234,9 @@ def broken_variants() -> dict[str, str]:
     options are invalid, is left out of every game; only a game that asks for
     it fails (with :class:`PluginError`).
     """
-    broken = _entry_point_plugins()[1]
-    return {name: error for name, error in sorted(broken.items()) if name not in _registered}
+    broken = {n: e for n, e in _entry_point_plugins()[1].items() if n not in _registered}
+    broken.update(_failed)
+    return dict(sorted(broken.items()))
 
 
 def variant_options(name: str) -> tuple[VariantOption, ...]:
@@ -213,19 +254,24 @@ def register_variant(name: str, plugin: object) -> None:
     """
     if not isinstance(name, str) or not name:
         raise PluginError(f"a variant name must be a non-empty string, not {name!r}")
-    _registered[name] = _inspect(name, plugin)
+    checked = _inspect(name, plugin)
+    _check_field_clash(checked, (p for n, p in installed_plugins().items() if n != name))
+    _registered[name] = checked
+    _failed.pop(name, None)
     _plugins_changed()
 
 
 def unregister_variant(name: str) -> None:
     """Forget a variant registered with :func:`register_variant`."""
-    _registered.pop(name, None)
+    if _registered.pop(name, None) is not None:
+        _failed.pop(name, None)
     _plugins_changed()
 
 
 def rescan_entry_points() -> None:
-    """Look for entry-point plugins again (after installing a package at run time)."""
+    """Look for entry-point plugins again (after installing a package in a running process)."""
     _entry_point_plugins.cache_clear()
+    _failed.clear()
     _plugins_changed()
 
 
@@ -276,7 +322,13 @@ def validate_variant_fields(board: Board) -> list[str]:
     """Problems the installed plugins find in ``board``'s variant fields."""
     problems: list[str] = []
     for impl in _all_impls("ttr_validate_map"):
-        problems.extend(hookcheck.messages(impl, impl(board)))
+        try:
+            problems.extend(hookcheck.messages(impl, impl(board)))
+        except PluginError as exc:
+            # A plugin whose map check crashes is broken: it must not make every
+            # map unloadable. It is left out from now on, and says why.
+            _failed[impl.variant] = str(exc)
+            _plugins_changed()
     return problems
 
 
@@ -442,18 +494,19 @@ class GameRules:
         removed it (``None`` when none was removed)."""
         removed: dict[Action, str] | None = None
         for impl in self.filter:
-            result = impl(state, actions)
-            if result is None or result is actions:
+            candidates = tuple(actions)  # immutable: a filter answers, it cannot edit
+            result = impl(state, candidates)
+            if result is None or result is candidates:
                 continue
-            kept = hookcheck.filtered(impl, actions, result, strict=hookcheck.STRICT[0])
-            if len(kept) != len(actions):
+            kept = hookcheck.filtered(impl, candidates, result, strict=hookcheck.STRICT[0])
+            if kept is not candidates:
                 if removed is None:
                     removed = {}
                 keep = set(kept)
-                for action in actions:
+                for action in candidates:
                     if action not in keep:
                         removed[action] = impl.variant
-            actions = kept
+                actions = list(kept)
         return actions, removed
 
     def run_extra_actions(self, state: GameState) -> list[Action]:
@@ -543,6 +596,9 @@ class _RuleSets:
     rule sets live exactly as long as the board. ``cache_clear`` forgets them
     all (when plugins change) by moving on to a new generation."""
 
+    #: Most rule sets kept per board (configurations: players, variants, options).
+    PER_BOARD = 64
+
     def __init__(self) -> None:
         self.generation = 0
 
@@ -552,13 +608,13 @@ class _RuleSets:
         key = ("rules", self.generation, players, variants, options)
         rules: GameRules | None = board.derived.get(key)
         if rules is None:
-            stale = [
-                k
-                for k in board.derived
-                if type(k) is tuple and k[0] == "rules" and k[1] != self.generation
-            ]
-            for k in stale:
-                del board.derived[k]
+            kept = [k for k in board.derived if type(k) is tuple and k[0] == "rules"]
+            for k in kept:
+                if k[1] != self.generation:
+                    del board.derived[k]
+            kept = [k for k in kept if k[1] == self.generation]
+            for k in kept[: max(0, len(kept) + 1 - self.PER_BOARD)]:
+                del board.derived[k]  # the oldest configurations first
             rules = board.derived[key] = _resolve_rules(board, players, variants, options)
         return rules
 

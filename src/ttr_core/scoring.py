@@ -14,9 +14,10 @@ from .state import GameState, Termination
 class ScoreLine:
     """One line of a score sheet.
 
-    ``kind`` groups lines (``"start"``, ``"routes"``, ``"ticket"``, or a
-    variant's name); ``ref`` is the ticket id for ticket lines; ``detail``
-    optional supporting facts (e.g. the attractions touched).
+    ``kind`` groups lines (``"start"``, ``"routes"``, ``"play"`` for points a
+    variant added during play, ``"ticket"``, or a variant's name); ``ref`` is
+    the ticket id for ticket lines; ``detail`` optional supporting facts (e.g.
+    the attractions touched).
     """
 
     kind: str
@@ -122,6 +123,9 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
         route_points = sum(board.rules.route_points[board.routes[r].length] for r in player.routes)
         lines.append(ScoreLine("routes", f"Routes claimed: {len(player.routes)}", route_points))
         total = player.score
+        if player.play_points:
+            # Points variants added to the running score (effects.add_points).
+            lines.append(ScoreLine("play", "Points scored during play", player.play_points))
         completed = failed = 0
         for ticket_id, done in zip(player.tickets, completed_tickets(state, seat), strict=True):
             ticket = board.tickets[ticket_id]

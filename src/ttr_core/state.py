@@ -63,7 +63,9 @@ class PlayerState:
     """One seat: hand, kept tickets (ids), cars left, routes claimed (ids), score.
 
     ``score`` is the running score: the seat's start score plus the points of
-    its claimed routes (plus any in-play points a variant awards).
+    its claimed routes plus ``play_points``, the points variants awarded
+    during play (``effects.add_points``), which the score sheet shows as a
+    line of their own.
     """
 
     hand: Hand
@@ -71,6 +73,7 @@ class PlayerState:
     cars: int
     routes: tuple[int, ...]
     score: int
+    play_points: int = 0
 
 
 class PendingKind(enum.StrEnum):
