@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -172,8 +173,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TtrError as exc:
         print(f"ttr: {exc}", file=sys.stderr)
         return 2
-    if args.games == 1:
-        _print_game(results[0], args.seed)
-    else:
-        _print_many(results, elapsed)
+    try:
+        if args.games == 1:
+            _print_game(results[0], args.seed)
+        else:
+            _print_many(results, elapsed)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``ttr | head``): stop quietly, as shell tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
