@@ -14,16 +14,31 @@ Each configuration plays ``--games`` games between uniformly random players
 (a legal action chosen at random each step) after one warm-up game, and
 reports the best of ``--repeat`` runs. Every step lists the legal actions and
 applies one, as an AI playout would; final scores are computed once per game.
+
+Side by side with another version, on the same machine in one run:
+
+    python benchmarks/bench_playouts.py --against abaca9c
+
+checks the git revision out into a temporary worktree, then for every
+configuration runs the two versions in turn (old, new, old, new, ... each
+run a fresh process) and prints both best rates and their ratio. "New" is
+this checkout's working tree. A configuration the old version cannot play
+(a map or hook it does not have) is shown as such.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import ttr_core
 
@@ -31,6 +46,8 @@ DEFAULT_CONFIGS = (
     "newyork:2",
     "newyork:4",
     "nederland:4",
+    "usa:2",
+    "usa:4",
     "newyork:2:none",
     "newyork:2:filter",
     "nederland:4:tolls+filter",
@@ -73,6 +90,55 @@ def playouts(
     return time.perf_counter() - start, actions
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_run(tree: Path, config: str, games: int) -> float | None:
+    """Games per second of one run of ``config`` by the code in ``tree`` (a fresh
+    process), or ``None`` if that version cannot play it."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree / "plugins")]))
+    command = [sys.executable, __file__, "--json", "--repeat", "1", "--games", str(games)]
+    done = subprocess.run(
+        [*command, "--config", config], capture_output=True, text=True, env=env, check=False
+    )
+    if done.returncode != 0:
+        return None
+    rate: float = json.loads(done.stdout.strip().splitlines()[-1])["games_per_second"]
+    return rate
+
+
+def against(revision: str, configs: Sequence[str], games: int, repeat: int) -> None:
+    """Print old and new rates, interleaved run by run, and their ratio."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "-q", str(old), revision], cwd=ROOT, check=True
+        )
+        try:
+            print(f"old: {revision}, new: the working tree of {ROOT}")
+            print(f"{'config':<25} {'old games/s':>12} {'new games/s':>12} {'new/old':>8}")
+            for config in configs:
+                olds: list[float] = []
+                news: list[float] = []
+                for _ in range(repeat):
+                    for tree, rates in ((old, olds), (ROOT, news)):
+                        rate = _one_run(tree, config, games)
+                        if rate is not None:
+                            rates.append(rate)
+                if not olds or not news:
+                    side = "old" if not olds else "new"
+                    print(f"{config:<25} {'the ' + side + ' version cannot play it':>34}")
+                    continue
+                best_old, best_new = max(olds), max(news)
+                print(
+                    f"{config:<25} {best_old:>12.0f} {best_new:>12.0f} {best_new / best_old:>7.2f}x"
+                )
+        finally:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per run (default 1000)")
@@ -82,10 +148,25 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help="map:players[:variants] (repeatable; default: " + ", ".join(DEFAULT_CONFIGS) + ")",
     )
+    parser.add_argument(
+        "--against", metavar="REV", help="compare with git revision REV, side by side"
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     configs = args.config or list(DEFAULT_CONFIGS)
-    if "filter" not in ttr_core.available_variants():
+    if args.against:
+        against(args.against, configs, args.games, args.repeat)
+        return 0
+    wanted = {v for c in configs for v in (parse_config(c)[2] or [])}
+    if "filter" in wanted and "filter" not in ttr_core.available_variants():
         ttr_core.register_variant("filter", KeepAllFilter())
+    if args.json:
+        (config,) = configs
+        map_name, players, variants = parse_config(config)
+        playouts(map_name, players, 1, seed=10**6, variants=variants)
+        seconds, actions = playouts(map_name, players, args.games, seed=0, variants=variants)
+        print(json.dumps({"games_per_second": args.games / seconds, "actions": actions}))
+        return 0
     print(
         f"ttr-core {ttr_core.__version__}, Python {platform.python_version()}, {platform.machine()}"
     )
