@@ -20,9 +20,19 @@ from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Kee
 from .board import GRAY, Board
 from .errors import IllegalAction, PlayerCountError, PluginError, Reason
 from .maploader import load_map
-from .payment import ANY_COLOR, payment_ranges
+from .payment import ANY_COLOR
 from .plugin_manager import game_rules, resolve_variants
-from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState, Termination
+from .state import (
+    UNCLAIMED,
+    GameState,
+    Hand,
+    Pending,
+    PendingKind,
+    PlayerState,
+    Termination,
+    replace_player,
+    replace_state,
+)
 
 #: Most consecutive display resets done for one trigger (engine decision E3).
 MAX_DISPLAY_RESETS = 100
@@ -45,18 +55,31 @@ def _rng(seed: int, shuffles: int) -> random.Random:
 # ---------------------------------------------------------------------------
 
 
+#: A route's claims for one seat and one hand: ``[h][w]`` (colour cards and
+#: wilds held, each capped at the route's length) -> the actions, in order.
+_PayTable = tuple[tuple[tuple[ClaimRoute, ...], ...], ...]
+
+
 @attrs.frozen(eq=False)
 class _ActionTable:
+    """Every action that can ever be legal with a board and a player count, built
+    once: listing legal actions hands out these shared objects, in tuples."""
+
     blind: tuple[DrawBlind, ...]
     face_up: tuple[tuple[DrawFaceUp, ...], ...]
     tickets: tuple[DrawTickets, ...]
     passes: tuple[Pass, ...]
-    # claims[player][route][colour] -> actions indexed by wilds (0..length);
-    # index ``length`` is the all-wild payment (colour None).
-    claims: tuple[tuple[tuple[tuple[ClaimRoute, ...], ...], ...], ...]
     turn: tuple[Pending, ...]
     # (id, colour index or ANY_COLOR, length, partner id or -1) per route.
     routes: tuple[tuple[int, int, int, int], ...]
+    # colored[seat][route]: a coloured route's _PayTable (its colour's payments,
+    # then the all-wild one); None for a gray route.
+    colored: tuple[tuple[_PayTable | None, ...], ...]
+    # gray[seat][route][colour]: a gray route's _PayTable for that colour (the
+    # all-wild payment excluded); None for a coloured route.
+    gray: tuple[tuple[tuple[_PayTable, ...] | None, ...], ...]
+    # all_wild[seat][route]: the claim paid with wilds alone.
+    all_wild: tuple[tuple[ClaimRoute, ...], ...]
 
 
 def _action_table(board: Board, players: int) -> _ActionTable:
@@ -65,6 +88,25 @@ def _action_table(board: Board, players: int) -> _ActionTable:
     if table is None:
         table = board.derived[players] = _build_action_table(board, players)
     return table
+
+
+def _pay_table(claims: Sequence[ClaimRoute], length: int, all_wild: ClaimRoute | None) -> _PayTable:
+    """The payments in one colour (``claims[w]`` pays ``w`` wilds) for every capped
+    hand: exactly what ``payment.payment_ranges`` lists, in the same order."""
+    rows = []
+    for held in range(length + 1):
+        row = []
+        for wilds in range(length + 1):
+            found: tuple[ClaimRoute, ...] = ()
+            if held and held + wilds >= length:
+                fewest = length - held
+                most = wilds if wilds < length - 1 else length - 1
+                found = tuple(claims[fewest : most + 1])
+            if all_wild is not None and wilds == length:
+                found = (*found, all_wild)
+            row.append(found)
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
 def _build_action_table(board: Board, players: int) -> _ActionTable:
@@ -78,19 +120,28 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
         )
         for r in board.routes
     )
-    claims = tuple(
-        tuple(
-            tuple(
-                tuple(
-                    ClaimRoute(p, r.id, names[c] if w < r.length else None, w)
-                    for w in range(r.length + 1)
-                )
+    colored: list[tuple[_PayTable | None, ...]] = []
+    gray: list[tuple[tuple[_PayTable, ...] | None, ...]] = []
+    all_wild: list[tuple[ClaimRoute, ...]] = []
+    for p in range(players):
+        wild_claims = tuple(ClaimRoute(p, r.id, None, r.length) for r in board.routes)
+        seat_colored: list[_PayTable | None] = []
+        seat_gray: list[tuple[_PayTable, ...] | None] = []
+        for r in board.routes:
+            by_colour = [
+                [ClaimRoute(p, r.id, names[c], w) for w in range(r.length)]
                 for c in range(len(names))
-            )
-            for r in board.routes
-        )
-        for p in range(players)
-    )
+            ]
+            if r.color == GRAY:
+                seat_colored.append(None)
+                seat_gray.append(tuple(_pay_table(cl, r.length, None) for cl in by_colour))
+            else:
+                colour = names.index(r.color)
+                seat_colored.append(_pay_table(by_colour[colour], r.length, wild_claims[r.id]))
+                seat_gray.append(None)
+        colored.append(tuple(seat_colored))
+        gray.append(tuple(seat_gray))
+        all_wild.append(wild_claims)
     return _ActionTable(
         blind=tuple(DrawBlind(p) for p in range(players)),
         face_up=tuple(
@@ -98,9 +149,11 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
         ),
         tickets=tuple(DrawTickets(p) for p in range(players)),
         passes=tuple(Pass(p) for p in range(players)),
-        claims=claims,
         turn=tuple(Pending(_TURN, p) for p in range(players)),
         routes=routes,
+        colored=tuple(colored),
+        gray=tuple(gray),
+        all_wild=tuple(all_wild),
     )
 
 
@@ -369,8 +422,12 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
     cars = player.cars
     owners = state.owners
     both_usable = state.rules.both_pair_routes_usable
-    wild = len(counts) - 1
-    claims = table.claims[seat]
+    wilds = counts[-1]
+    held = [(colour, n) for colour, n in enumerate(counts[:-1]) if n]
+    colored = table.colored[seat]
+    gray = table.gray[seat]
+    # For gray routes: per length, the colours that can pay, with their capped counts.
+    payable: dict[int, list[tuple[int, int]]] = {}
     for rid, colour, length, partner in table.routes:
         if owners[rid] != UNCLAIMED or length > cars:
             continue
@@ -378,12 +435,21 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
             partner_owner = owners[partner]
             if partner_owner != UNCLAIMED and (partner_owner == seat or not both_usable):
                 continue
-        route_claims = claims[rid]
-        for paid, fewest, most in payment_ranges(colour, length, counts, wild):
-            if paid == wild:
-                acts.append(route_claims[0][length])
-            else:
-                acts.extend(route_claims[paid][fewest : most + 1])
+        capped_wilds = wilds if wilds < length else length
+        if colour >= 0:
+            have = counts[colour]
+            acts += colored[rid][have if have < length else length][capped_wilds]  # type: ignore[index]
+            continue
+        options = payable.get(length)
+        if options is None:
+            options = payable[length] = [
+                (c, n if n < length else length) for c, n in held if n + capped_wilds >= length
+            ]
+        by_colour = gray[rid]
+        for c, capped in options:
+            acts += by_colour[c][capped][capped_wilds]  # type: ignore[index]
+        if capped_wilds == length:
+            acts.append(table.all_wild[seat][rid])
     if state.ticket_deck or state.ticket_discard:
         acts.append(table.tickets[seat])
     return acts
@@ -472,7 +538,7 @@ def _supply(state: GameState) -> _Supply:
 
 
 def _with_hand(player: PlayerState, counts: list[int], **changes: Any) -> PlayerState:
-    return attrs.evolve(player, hand=Hand(tuple(counts), player.hand.names), **changes)
+    return replace_player(player, hand=Hand(tuple(counts), player.hand.names), **changes)
 
 
 def _replace_player(
@@ -504,7 +570,7 @@ def _take_card_blind(
         supply.deck, supply.discard, supply.display, state.board.wild
     ):
         changes["pending"] = Pending(_SECOND, seat)
-        return attrs.evolve(state, **changes)
+        return replace_state(state, **changes)
     return _finish_turn(state, changes, passed=False)
 
 
@@ -549,7 +615,7 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
         and _can_take_second(supply.deck, supply.discard, supply.display, wild)
     ):
         changes["pending"] = Pending(_SECOND, seat)
-        return attrs.evolve(state, **changes)
+        return replace_state(state, **changes)
     return _finish_turn(state, changes, passed=False)
 
 
@@ -659,7 +725,7 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
     changes = _claim_changes(state, action.player, action.route, paid)
     if state.rules.after_claim:
         claimed = state.rules.run_after_claim(
-            attrs.evolve(state, **changes), action.player, action.route
+            replace_state(state, **changes), action.player, action.route
         )
         return _finish_turn(claimed, {}, passed=False)
     return _finish_turn(state, changes, passed=False)
@@ -673,7 +739,7 @@ def claim_for(
     The caller has checked that the claim is allowed. ``paid`` gives ``(card
     index, count)`` pairs; see :func:`_claim_changes`.
     """
-    claimed = attrs.evolve(state, **_claim_changes(state, owner, route_id, paid))
+    claimed = replace_state(state, **_claim_changes(state, owner, route_id, paid))
     if state.rules.after_claim:
         claimed = state.rules.run_after_claim(claimed, owner, route_id)
     return claimed
@@ -756,7 +822,7 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
     if not offered:
         raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
     keep = min(rules.draw_tickets_keep, len(offered))
-    return attrs.evolve(state, pending=Pending(_KEEP, action.player, offered, keep), **changes)
+    return replace_state(state, pending=Pending(_KEEP, action.player, offered, keep), **changes)
 
 
 def _apply_keep(state: GameState, action: Action) -> GameState:
@@ -783,7 +849,7 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
     player = state.players[seat]
     changes: dict[str, Any] = {
         "players": _replace_player(
-            state.players, seat, attrs.evolve(player, tickets=player.tickets + kept)
+            state.players, seat, replace_player(player, tickets=player.tickets + kept)
         ),
         **ticket_return(state, returned),
     }
@@ -797,7 +863,7 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
         changes["start_offers"] = offers[1:]
     else:
         changes["pending"] = _action_table(state.board, state.num_players).turn[0]
-    return attrs.evolve(state, **changes)
+    return replace_state(state, **changes)
 
 
 def _apply_pass(state: GameState, action: Action) -> GameState:
@@ -831,7 +897,7 @@ def _finish_turn(state: GameState, changes: dict[str, Any], passed: bool) -> Gam
     changes["turn"] = state.turn + 1
     changes["termination"] = termination
     changes["pending"] = None if termination else _action_table(state.board, n).turn[(seat + 1) % n]
-    new = attrs.evolve(state, **changes)
+    new = replace_state(state, **changes)
     rules = state.rules
     if termination is None:
         if rules.between_turns:
