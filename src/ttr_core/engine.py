@@ -70,6 +70,7 @@ class _ActionTable:
     tickets: tuple[DrawTickets, ...]
     passes: tuple[Pass, ...]
     turn: tuple[Pending, ...]
+    second: tuple[Pending, ...]
     # (id, colour index or ANY_COLOR, length, partner id or -1) per route.
     routes: tuple[tuple[int, int, int, int], ...]
     # colored[seat][route]: a coloured route's _PayTable (its colour's payments,
@@ -150,6 +151,7 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
         tickets=tuple(DrawTickets(p) for p in range(players)),
         passes=tuple(Pass(p) for p in range(players)),
         turn=tuple(Pending(_TURN, p) for p in range(players)),
+        second=tuple(Pending(_SECOND, p) for p in range(players)),
         routes=routes,
         colored=tuple(colored),
         gray=tuple(gray),
@@ -426,10 +428,11 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
     held = [(colour, n) for colour, n in enumerate(counts[:-1]) if n]
     colored = table.colored[seat]
     gray = table.gray[seat]
+    all_wild = table.all_wild[seat]
     # For gray routes: per length, the colours that can pay, with their capped counts.
     payable: dict[int, list[tuple[int, int]]] = {}
     for rid, colour, length, partner in table.routes:
-        if owners[rid] != UNCLAIMED or length > cars:
+        if owners[rid] != -1 or length > cars:  # -1: UNCLAIMED
             continue
         if partner >= 0:
             partner_owner = owners[partner]
@@ -449,7 +452,7 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
         for c, capped in options:
             acts += by_colour[c][capped][capped_wilds]  # type: ignore[index]
         if capped_wilds == length:
-            acts.append(table.all_wild[seat][rid])
+            acts.append(all_wild[rid])
     if state.ticket_deck or state.ticket_discard:
         acts.append(table.tickets[seat])
     return acts
@@ -569,7 +572,7 @@ def _take_card_blind(
     if not second and _can_take_second(
         supply.deck, supply.discard, supply.display, state.board.wild
     ):
-        changes["pending"] = Pending(_SECOND, seat)
+        changes["pending"] = _action_table(state.board, state.num_players).second[seat]
         return replace_state(state, **changes)
     return _finish_turn(state, changes, passed=False)
 
@@ -614,7 +617,7 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
         and card != wild
         and _can_take_second(supply.deck, supply.discard, supply.display, wild)
     ):
-        changes["pending"] = Pending(_SECOND, seat)
+        changes["pending"] = _action_table(state.board, state.num_players).second[seat]
         return replace_state(state, **changes)
     return _finish_turn(state, changes, passed=False)
 
