@@ -15,6 +15,14 @@ Everything listed in ``__all__`` is stable; the modules behind it are not.
 from __future__ import annotations
 
 from . import effects
+from .action_ids import (
+    ActionSpace,
+    action_from_id,
+    action_id,
+    action_space,
+    legal_action_ids,
+    legal_action_mask,
+)
 from .actions import (
     Action,
     ClaimRoute,
@@ -74,6 +82,7 @@ __all__ = [
     "ROUTE",
     "WILD",
     "Action",
+    "ActionSpace",
     "Board",
     "ClaimRoute",
     "DrawBlind",
@@ -114,6 +123,9 @@ __all__ = [
     "UnknownVariantError",
     "VariantOption",
     "__version__",
+    "action_from_id",
+    "action_id",
+    "action_space",
     "apply",
     "available_maps",
     "available_variants",
@@ -124,6 +136,8 @@ __all__ = [
     "hookimpl",
     "is_over",
     "is_strict",
+    "legal_action_ids",
+    "legal_action_mask",
     "legal_actions",
     "load_map",
     "new_game",
