@@ -555,12 +555,37 @@ def _apply_draw_blind(state: GameState, action: Action) -> GameState:
     kind = state.pending.kind
     if kind != _TURN and kind != _SECOND:
         raise _wrong_phase(state, action)
+    seat = action.player
+    deck = state.deck
+    if deck:
+        # The common case, without the supply machinery: the top card, no reshuffle.
+        card = deck[0]
+        changes: dict[str, Any] = {
+            "players": _with_card(state.players, seat, card),
+            "deck": deck[1:],
+        }
+        if kind == _TURN and _can_take_second(
+            changes["deck"], state.discard, state.display, state.board.wild
+        ):
+            changes["pending"] = _action_table(state.board, state.num_players).second[seat]
+            return replace_state(state, **changes)
+        return _finish_turn(state, changes, passed=False)
     supply = _supply(state)
-    card = supply.draw()
-    if card is None:
+    drawn = supply.draw()
+    if drawn is None:
         raise IllegalAction(Reason.NO_CARD_TO_DRAW, "the deck and the discard pile are both empty")
     # A blind wild is an ordinary card: the draw goes on (unless this was the second).
-    return _take_card_blind(state, supply, action.player, card, second=kind == _SECOND)
+    return _take_card_blind(state, supply, seat, drawn, second=kind == _SECOND)
+
+
+def _with_card(players: tuple[PlayerState, ...], seat: int, card: int) -> tuple[PlayerState, ...]:
+    """``players`` with one more card of index ``card`` in ``seat``'s hand."""
+    player = players[seat]
+    hand = player.hand
+    counts = hand.counts
+    counts = (*counts[:card], counts[card] + 1, *counts[card + 1 :])
+    new = replace_player(player, hand=Hand(counts, hand.names))
+    return (*players[:seat], new, *players[seat + 1 :])
 
 
 def _take_card_blind(
@@ -605,17 +630,40 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
         raise IllegalAction(
             Reason.WILD_AS_SECOND_CARD, "a face-up wild cannot be taken as the second card"
         )
-    supply = _supply(state)
-    supply.refill(slot, state.board)
     seat = action.player
+    deck = state.deck
+    display = state.display
+    board = state.board
+    if deck:
+        refilled = (*display[:slot], deck[0], *display[slot + 1 :])
+        if refilled.count(wild) <= board.rules.max_face_up_wilds:
+            # The common case, without the supply machinery: refilled from the
+            # top of the deck, no reset (E3) needed.
+            changes: dict[str, Any] = {
+                "players": _with_card(state.players, seat, card),
+                "deck": deck[1:],
+                "display": refilled,
+            }
+            return _after_face_up(state, changes, kind, card, seat)
+    supply = _supply(state)
+    supply.refill(slot, board)
     counts = list(state.players[seat].hand.counts)
     counts[card] += 1
-    changes = _card_changes(state, supply, seat, counts)
+    return _after_face_up(state, _card_changes(state, supply, seat, counts), kind, card, seat)
+
+
+def _after_face_up(
+    state: GameState, changes: dict[str, Any], kind: str, card: int, seat: int
+) -> GameState:
+    """The draw goes on to a second card, or the turn ends."""
+    wild = state.board.wild
     # A face-up wild taken first is the whole draw; a second card ends it too.
     if (
         kind == _TURN
         and card != wild
-        and _can_take_second(supply.deck, supply.discard, supply.display, wild)
+        and _can_take_second(
+            changes["deck"], changes.get("discard", state.discard), changes["display"], wild
+        )
     ):
         changes["pending"] = _action_table(state.board, state.num_players).second[seat]
         return replace_state(state, **changes)
