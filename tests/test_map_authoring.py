@@ -258,6 +258,7 @@ def test_missing_tables_and_lists_have_the_line_of_what_is_there() -> None:
         31,
         "file",
         "unknown key 'extras' (expected one of: board, cards, components, fields, format, map, "
+        "provenance, "
         "rules)",
     ) in summary(problems)
     assert (12, "[rules]", "missing table [route_points]") in summary(problems)
@@ -570,7 +571,7 @@ def test_unknown_keys_and_fields_suggest_the_closest() -> None:
     assert (
         24,
         "[rules.tickets]",
-        "unknown key 'draw_kept' (expected one of: draw, draw_keep, returned, start_dealt, "
+        "unknown key 'draw_kept' (expected one of: deck, draw, draw_keep, returned, start_dealt, "
         "start_keep); did you mean 'draw_keep'?",
     ) in found
     assert (

@@ -32,10 +32,11 @@ from .actions import (
     KeepTickets,
     Pass,
 )
-from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket
+from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
 from .engine import apply, end_turn, is_over, legal_actions, new_game
 from .errors import (
     GameNotOverError,
+    GeneratedTicketsWarning,
     IllegalAction,
     MapError,
     MapProblem,
@@ -51,7 +52,7 @@ from .errors import (
 )
 from .hookcheck import is_strict, set_strict
 from .hookspecs import LOCATION, ROUTE, MapField, VariantOption, hookimpl
-from .maploader import available_maps, load_map, parse_map
+from .maploader import GENERATED, available_maps, load_map, parse_map, parse_ticket_deck
 from .payment import payment_options
 from .plugin_manager import (
     GameRules,
@@ -72,11 +73,13 @@ from .scoring import (
 )
 from .simulate import PlayoutResult, random_playout
 from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
+from .ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
 from .views import PlayerView, SeatView, player_view
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "GENERATED",
     "GRAY",
     "LOCATION",
     "ROUTE",
@@ -92,6 +95,7 @@ __all__ = [
     "GameNotOverError",
     "GameRules",
     "GameState",
+    "GeneratedTicketsWarning",
     "Hand",
     "IllegalAction",
     "KeepTickets",
@@ -110,6 +114,7 @@ __all__ = [
     "PlayerView",
     "PlayoutResult",
     "PluginError",
+    "Provenance",
     "Reason",
     "Route",
     "ScoreLine",
@@ -133,6 +138,7 @@ __all__ = [
     "effects",
     "end_turn",
     "final_scores",
+    "generate_tickets",
     "hookimpl",
     "is_over",
     "is_strict",
@@ -142,6 +148,7 @@ __all__ = [
     "load_map",
     "new_game",
     "parse_map",
+    "parse_ticket_deck",
     "payment_options",
     "player_view",
     "random_playout",
@@ -150,6 +157,8 @@ __all__ = [
     "rescan_entry_points",
     "score_sheets",
     "set_strict",
+    "shortest_spaces",
+    "ticket_deck_toml",
     "unregister_variant",
     "variant_options",
 ]

@@ -143,6 +143,9 @@ class MapRules:
             ``ttr_both_pair_routes_usable``).
         start_scores: score each seat starts with (by seat order).
         default_variants: variants switched on when a game names none.
+        ticket_deck_size: the printed ticket deck's size when the map knows only
+            some of its tickets (the rest are generated); 0 when the tickets
+            listed are the whole deck.
     """
 
     min_players: int
@@ -161,6 +164,21 @@ class MapRules:
     both_pair_routes_min_players: int
     start_scores: tuple[int, ...] = ()
     default_variants: tuple[str, ...] = ()
+    ticket_deck_size: int = 0
+
+
+@attrs.frozen
+class Provenance:
+    """Where a map's facts come from, and which are not verified.
+
+    ``sources`` pairs a source's id with what it gave; ``verified`` and
+    ``unverified`` list parts of the map in words.
+    """
+
+    summary: str
+    sources: tuple[tuple[str, str], ...] = ()
+    verified: tuple[str, ...] = ()
+    unverified: tuple[str, ...] = ()
 
 
 @attrs.frozen(eq=False)
@@ -186,6 +204,8 @@ class Board:
     rules: MapRules
     aliases: tuple[str, ...] = ()
     wild_name: str = WILD
+    #: Where the facts come from (``[provenance]`` in the map file), if given.
+    provenance: Provenance | None = None
     #: Card names by index: the colours, then ``"wild"``.
     card_names: tuple[str, ...] = attrs.field(init=False)
     _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)

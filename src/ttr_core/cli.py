@@ -7,13 +7,16 @@ import os
 import statistics
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import OptionError, TtrError
-from .maploader import available_maps, load_map
+from .board import Board
+from .errors import GeneratedTicketsWarning, OptionError, TtrError
+from .maploader import GENERATED, available_maps, board_with_tickets, load_map
 from .plugin_manager import available_variants, broken_variants, variant_options
 from .simulate import PlayoutResult, random_playout
+from .ticketgen import generate_tickets, ticket_deck_toml
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,11 +43,65 @@ def _parser() -> argparse.ArgumentParser:
         help="set a variant option (repeatable; --list shows every option)",
     )
     parser.add_argument(
+        "--tickets", metavar="FILE", help="play this ticket deck file instead of the map's tickets"
+    )
+    parser.add_argument(
         "--list",
         action="store_true",
         help="list the maps, the variants with their options, and broken plugins; then exit",
     )
+    parser.add_argument(
+        "--show-map",
+        action="store_true",
+        help="describe the --map (counts, rule numbers, where its facts come from); then exit",
+    )
+    parser.add_argument(
+        "--generate-tickets",
+        type=int,
+        metavar="COUNT",
+        help="write a deck of COUNT generated tickets for the --map (seeded by --seed) to "
+        "--output or standard output; then exit",
+    )
+    parser.add_argument("--output", metavar="FILE", help="where --generate-tickets writes")
     return parser
+
+
+def _show_map(board: Board) -> None:
+    rules = board.rules
+    generated = sum(1 for t in board.tickets if t.extra.get(GENERATED))
+    print(f"{board.name} ({board.id}; also {', '.join(board.aliases) or 'no alias'})")
+    print(
+        f"  {len(board.locations)} locations, {len(board.routes)} routes "
+        f"({sum(1 for r in board.routes if r.partner is not None) // 2} double), "
+        f"{board.total_spaces} spaces, {board.total_cards} cards"
+    )
+    print(
+        f"  {len(board.tickets)} tickets ({len(board.tickets) - generated} printed, "
+        f"{generated} generated); {rules.min_players}–{rules.max_players} players, "
+        f"{rules.cars_per_player} cars each"
+    )
+    print(f"  default variants: {', '.join(rules.default_variants) or 'none'}")
+    provenance = board.provenance
+    if provenance is None:
+        print("  provenance: not given")
+        return
+    print(f"  provenance: {provenance.summary}")
+    for source, what in provenance.sources:
+        print(f"    source {source}: {what}")
+    for part in provenance.verified:
+        print(f"    verified: {part}")
+    for part in provenance.unverified:
+        print(f"    NOT verified: {part}")
+
+
+def _tickets_notice(board: Board) -> None:
+    generated = sum(1 for t in board.tickets if t.extra.get(GENERATED))
+    if generated:
+        print(
+            f"Tickets: {len(board.tickets) - generated} printed, {generated} generated (the map "
+            "does not know them); supply the printed deck with --tickets FILE "
+            "(see --generate-tickets for the file format)"
+        )
 
 
 def _print_list() -> None:
@@ -160,8 +217,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.variants is not None:
         variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     try:
+        with warnings.catch_warnings():
+            # Said once in the output below, in words for this command.
+            warnings.simplefilter("ignore", GeneratedTicketsWarning)
+            board = load_map(args.map)
+            if args.tickets is not None:
+                board = board_with_tickets(board, args.tickets)
+        if args.show_map:
+            _show_map(board)
+            return 0
+        if args.generate_tickets is not None:
+            deck = generate_tickets(board, args.generate_tickets, seed=args.seed)
+            text = ticket_deck_toml(board, deck)
+            if args.output:
+                with open(args.output, "w", encoding="utf-8") as out:
+                    out.write(text)
+            else:
+                print(text, end="")
+            return 0
         options = _parse_options(args.option)
-        board = load_map(args.map)
         start = time.perf_counter()
         results = [
             random_playout(
@@ -170,10 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             for i in range(args.games)
         ]
         elapsed = time.perf_counter() - start
-    except TtrError as exc:
+    except (TtrError, OSError) as exc:
         print(f"ttr: {exc}", file=sys.stderr)
         return 2
     try:
+        _tickets_notice(board)
         if args.games == 1:
             _print_game(results[0], args.seed)
         else:

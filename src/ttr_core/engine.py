@@ -19,7 +19,7 @@ import attrs
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board
 from .errors import IllegalAction, PlayerCountError, PluginError, Reason
-from .maploader import load_map
+from .maploader import board_with_tickets, load_map
 from .payment import ANY_COLOR
 from .plugin_manager import game_rules, resolve_variants
 from .state import (
@@ -278,6 +278,7 @@ def new_game(
     seed: int = 0,
     variants: Iterable[str] | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    tickets: str | os.PathLike[str] | None = None,
 ) -> GameState:
     """Set up a new game.
 
@@ -285,8 +286,10 @@ def new_game(
     ``variants`` names the variants to switch on; ``None`` means the map's
     defaults and ``[]`` none at all. ``options`` gives variant options as
     ``{variant: {option: value}}`` (see :func:`variant_options`); options not
-    given take their defaults. The state returned waits for the first seat's
-    starting ticket choice (engine decision E7).
+    given take their defaults. ``tickets`` is the path of a ticket deck file
+    to play instead of the map's tickets (see ``docs/map-format.md``). The
+    state returned waits for the first seat's starting ticket choice (engine
+    decision E7).
 
     Raises :class:`UnknownMapError`, :class:`MapError`,
     :class:`UnknownVariantError`, :class:`PlayerCountError`,
@@ -294,6 +297,8 @@ def new_game(
     but broken).
     """
     board = map if isinstance(map, Board) else load_map(map)
+    if tickets is not None:
+        board = board_with_tickets(board, tickets)
     low, high = board.rules.min_players, board.rules.max_players
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
         raise PlayerCountError(board.id, players, low, high)

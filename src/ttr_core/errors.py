@@ -142,6 +142,11 @@ class TtrWarning(UserWarning):
     """Base class of the warnings ttr-core gives (filter them with ``warnings``)."""
 
 
+class GeneratedTicketsWarning(TtrWarning):
+    """A game plays generated destination tickets in place of printed ones the
+    map does not know (supply the printed deck with ``new_game(..., tickets=...)``)."""
+
+
 class MapWarning(TtrWarning):
     """A map that loads but is probably wrong: a location no route reaches, a
     ticket that can never be completed."""

@@ -20,16 +20,19 @@ from typing import Any
 
 import attrs
 
-from .board import GRAY, WILD, Board, Location, MapRules, Route, Ticket, name_key
-from .errors import MapError, MapProblem, MapWarning, UnknownMapError
+from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket, name_key
+from .errors import GeneratedTicketsWarning, MapError, MapProblem, MapWarning, UnknownMapError
 from .hookspecs import LOCATION, ROUTE, MapField
 from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
+from .ticketgen import generate_tickets
 from .tomllines import Locator, Where, toml_error_line
 
 #: The map format version this loader reads.
 FORMAT_VERSION = 1
 _RETURNED = ("bottom", "discard")
-_TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board"}
+_TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board", "provenance"}
+_PROVENANCE_KEYS = {"summary", "sources", "verified", "unverified"}
+_DECK_TOP_KEYS = {"format", "deck", "board"}
 _MAP_KEYS = {"id", "name", "aliases", "players", "variants"}
 _CARDS_KEYS = {"colors", "wild", "wild_name"}
 _RULES_KEYS = {
@@ -43,7 +46,7 @@ _RULES_KEYS = {
     "tickets",
     "route_points",
 }
-_TICKET_RULE_KEYS = {"start_dealt", "start_keep", "draw", "draw_keep", "returned"}
+_TICKET_RULE_KEYS = {"start_dealt", "start_keep", "draw", "draw_keep", "returned", "deck"}
 _COMPONENT_KEYS = {"locations", "routes", "double_pairs", "spaces", "tickets", "cards"}
 _FIELD_KINDS: dict[str, type | str] = {
     "bool": bool,
@@ -401,7 +404,17 @@ def _parse_map(text: str, source: str, stacklevel: int) -> Board:
     tickets = _parse_tickets(check, board_data, fields["tickets"], names, places)
 
     _check_components(check, data.get("components"), locations, routes, tickets, deck)
-    _check_enough_components(check, rules, deck, tickets, colors, routes)
+    _check_enough_components(
+        check, rules, deck, max(len(tickets), rules.ticket_deck_size), colors, routes
+    )
+    if rules.ticket_deck_size and rules.ticket_deck_size < len(tickets):
+        check.add(
+            "[rules.tickets]",
+            f"'deck' ({rules.ticket_deck_size}) is smaller than the {len(tickets)} tickets listed",
+            ("rules", "tickets"),
+            "deck",
+        )
+    provenance = _parse_provenance(check, data.get("provenance"))
 
     problems = check.problems()
     if problems:
@@ -418,13 +431,73 @@ def _parse_map(text: str, source: str, stacklevel: int) -> Board:
         rules=rules,
         aliases=aliases,
         wild_name=wild_name,
+        provenance=provenance,
     )
     variant_problems = validate_variant_fields(board)
     if variant_problems:
         raise MapError(MapProblem(source, "variant fields", msg) for msg in variant_problems)
     for doubt in _doubts(check, board):
         warnings.warn(doubt, MapWarning, stacklevel=stacklevel)
+    missing = rules.ticket_deck_size - len(tickets)
+    if missing > 0:
+        board = _with_generated_tickets(board, missing, fields["tickets"], stacklevel + 1)
     return board
+
+
+def _with_generated_tickets(
+    board: Board, missing: int, fields: Mapping[str, MapField], stacklevel: int
+) -> Board:
+    """``board`` with its ticket deck completed by generated tickets, said once."""
+    defaults = {name: field.default for name, field in fields.items()}
+    made = generate_tickets(board, missing, existing=board.tickets, extra=defaults)
+    made = tuple(attrs.evolve(t, extra={**t.extra, GENERATED: True}) for t in made)
+    warnings.warn(
+        f"{board.source}: map {board.id!r} knows {len(board.tickets)} of the "
+        f"{board.rules.ticket_deck_size} printed tickets; games play {missing} generated "
+        "ones in their place (value = fewest spaces between the places). Supply the printed "
+        "deck with new_game(..., tickets='deck.toml') or ttr --tickets deck.toml.",
+        GeneratedTicketsWarning,
+        stacklevel=stacklevel,
+    )
+    return attrs.evolve(board, tickets=board.tickets + made)
+
+
+#: ``Ticket.extra`` key marking a ticket the library generated (not printed).
+GENERATED = "generated"
+
+
+def _parse_provenance(check: _Checker, raw: Any) -> Provenance | None:
+    """The ``[provenance]`` table: where the map's facts come from."""
+    if raw is None:
+        return None
+    at: Where = ("provenance",)
+    if not isinstance(raw, Mapping):
+        check.add("[provenance]", "must be a table", at)
+        return None
+    check.unknown_keys(raw, _PROVENANCE_KEYS, "[provenance]", at)
+    summary = check.string(raw, "summary", "[provenance]", at)
+    verified = check.string_list(raw, "verified", "[provenance]", at)
+    unverified = check.string_list(raw, "unverified", "[provenance]", at)
+    sources: list[tuple[str, str]] = []
+    listed = raw.get("sources", [])
+    if not isinstance(listed, list):
+        check.add("[provenance]", "'sources' must be a list of { id, what } tables", at, "sources")
+        listed = []
+    for i, item in enumerate(listed):
+        if (
+            not isinstance(item, Mapping)
+            or set(item) != {"id", "what"}
+            or not all(isinstance(v, str) and v.strip() for v in item.values())
+        ):
+            check.add(
+                "[provenance]",
+                f'source {i} must be {{ id = "…", what = "…" }}, not {item!r}',
+                at,
+                "sources",
+            )
+            continue
+        sources.append((item["id"], item["what"]))
+    return Provenance(summary, tuple(sources), verified, unverified)
 
 
 def _doubts(check: _Checker, board: Board) -> list[str]:
@@ -526,6 +599,7 @@ def _parse_rules(
             "returned",
         )
         returned = "bottom"
+    deck_size = check.integer(tickets, "deck", "[rules.tickets]", t_at, default=0)
 
     points_raw = check.table(rules, "route_points", "[rules]", at)
     p_at: Where = ("rules", "route_points")
@@ -584,6 +658,7 @@ def _parse_rules(
         ),
         start_scores=tuple(start_scores_raw),
         default_variants=default_variants,
+        ticket_deck_size=deck_size,
     )
 
 
@@ -828,7 +903,7 @@ def _check_enough_components(
     check: _Checker,
     rules: MapRules,
     deck: tuple[int, ...],
-    tickets: tuple[Ticket, ...],
+    ticket_count: int,
     colors: tuple[str, ...],
     routes: tuple[Route, ...],
 ) -> None:
@@ -840,10 +915,10 @@ def _check_enough_components(
             f"and lay {rules.display_size} face up",
             ("cards",),
         )
-    if tickets and len(tickets) < most * rules.start_tickets_dealt:
+    if ticket_count and ticket_count < most * rules.start_tickets_dealt:
         check.add(
             "[rules.tickets]",
-            f"{len(tickets)} tickets cannot deal {rules.start_tickets_dealt} to {most} players",
+            f"{ticket_count} tickets cannot deal {rules.start_tickets_dealt} to {most} players",
             ("rules", "tickets"),
         )
     if rules.max_face_up_wilds >= rules.display_size:
@@ -933,3 +1008,104 @@ def _load_file(path: str, _mtime_ns: int, _size: int, _plugins: int) -> Board:
     except UnicodeDecodeError as exc:
         raise MapError([MapProblem(name, "file", f"not UTF-8 text: {exc}")]) from None
     return _parse_map(text, name, stacklevel=4)
+
+
+# ---------------------------------------------------------------------------
+# Ticket decks supplied by users
+# ---------------------------------------------------------------------------
+
+
+def parse_ticket_deck(text: str, board: Board, source: str = "<tickets>") -> tuple[Ticket, ...]:
+    """The tickets of a ticket deck file (TOML text) for ``board``, checked against it.
+
+    The format is the map's own ticket list under ``[board]``, with a
+    ``[deck]`` table naming the map (see ``docs/map-format.md``). Raises
+    :class:`MapError` naming ``source``, each bad entry and the problem.
+    """
+    if not isinstance(text, str):
+        raise MapError(
+            [MapProblem(source, "file", f"expected TOML text, not {type(text).__name__}")]
+        )
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        problem = MapProblem(source, "file", f"not valid TOML: {exc}", toml_error_line(exc))
+        raise MapError([problem]) from None
+    check = _Checker(source, text, data)
+    check.unknown_keys(data, _DECK_TOP_KEYS, "file", ())
+    version = data.get("format")
+    if type(version) is not int or version != FORMAT_VERSION:
+        check.add("file", f"'format' must be {FORMAT_VERSION}, not {version!r}", (), "format")
+    deck = check.table(data, "deck", "[deck]", ())
+    check.unknown_keys(deck, {"map"}, "[deck]", ("deck",))
+    named = deck.get("map")
+    if named is not None and named != board.id and named not in board.aliases:
+        check.add("[deck]", f"the deck is for map {named!r}, not {board.id!r}", ("deck",), "map")
+    board_data = check.table(data, "board", "[board]", ())
+    check.unknown_keys(board_data, {"tickets"}, "[board]", ("board",))
+    fields = {f.name: f for f in declared_map_fields() if f.table == "tickets"}
+    names = {loc.name for loc in board.locations}
+    places = _places(
+        {
+            "locations": [
+                {"name": loc.name, "aliases": list(loc.aliases)} for loc in board.locations
+            ],
+            "routes": [{"a": route.a, "b": route.b} for route in board.routes],
+        }
+    )
+    tickets = _parse_tickets(check, board_data, fields, names, places)
+    seen: dict[frozenset[str], int] = {}
+    for ticket in tickets:
+        pair = frozenset((ticket.a, ticket.b))
+        if pair in seen:
+            at = check.entry_at.get(("ticket", ticket.id), ("board", "tickets"))
+            check.add(
+                f"ticket {ticket.id}",
+                f"joins {ticket.a!r} and {ticket.b!r} like ticket {seen[pair]}",
+                at,
+            )
+        seen.setdefault(pair, ticket.id)
+    problems = check.problems()
+    if problems:
+        raise MapError(problems)
+    # Fields the map itself declared for its tickets take their defaults (None).
+    defaults = {key: None for key in (board.tickets[0].extra if board.tickets else {})}
+    defaults.pop(GENERATED, None)
+    return tuple(attrs.evolve(t, extra={**defaults, **t.extra}) for t in tickets)
+
+
+def board_with_tickets(board: Board, deck: str | os.PathLike[str]) -> Board:
+    """``board`` playing the ticket deck in file ``deck`` instead of its own tickets.
+
+    A deck with fewer tickets than the map's printed deck size is completed
+    with generated tickets (with a :class:`GeneratedTicketsWarning`). The
+    result is cached on ``board`` while the file is unchanged.
+    """
+    path = Path(os.fspath(deck))
+    try:
+        stat = path.stat()
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MapError(
+            [MapProblem(path.name, "file", f"cannot read the ticket deck: {exc}")]
+        ) from None
+    key = ("tickets", str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    cached: Board | None = board.derived.get(key)
+    if cached is not None:
+        return cached
+    tickets = parse_ticket_deck(text, board, path.name)
+    rules = board.rules
+    dealt = rules.max_players * rules.start_tickets_dealt
+    if max(len(tickets), rules.ticket_deck_size) < dealt:
+        problem = (
+            f"{len(tickets)} tickets cannot deal {rules.start_tickets_dealt} to each of "
+            f"{rules.max_players} players: the deck needs at least {dealt}"
+        )
+        raise MapError([MapProblem(path.name, "[board] tickets", problem)])
+    playing = attrs.evolve(board, tickets=tickets)
+    missing = board.rules.ticket_deck_size - len(tickets)
+    if missing > 0:
+        fields = {f.name: f for f in declared_map_fields() if f.table == "tickets"}
+        playing = _with_generated_tickets(playing, missing, fields, stacklevel=4)
+    board.derived[key] = playing
+    return playing

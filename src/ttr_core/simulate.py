@@ -42,12 +42,14 @@ def random_playout(
     variants: Iterable[str] | None = None,
     *,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    tickets: str | os.PathLike[str] | None = None,
     max_actions: int = 100_000,
 ) -> PlayoutResult:
     """Play one game with random players. The game's seed and the players' choices
     both derive from ``seed``, so the same arguments replay the same game.
-    ``map``, ``players``, ``variants`` and ``options`` are as for :func:`new_game`."""
-    state = new_game(map, players, seed=seed, variants=variants, options=options)
+    ``map``, ``players``, ``variants``, ``options`` and ``tickets`` are as for
+    :func:`new_game`."""
+    state = new_game(map, players, seed=seed, variants=variants, options=options, tickets=tickets)
     chooser = random.Random(seed)
     count = 0
     while state.pending is not None:

@@ -1,0 +1,130 @@
+"""Generated destination tickets, for maps whose printed deck is not (fully) known.
+
+Every known printed ticket of New York and Amsterdam obeys one rule: its
+value is the fewest route spaces between its two places
+(``tests/test_ticketgen.py`` checks it against the print). The generator
+follows it: for a board, a count and a seed it deals pairs of places that no
+other ticket joins, spread over the board (the least-used places first),
+each worth its shortest distance in spaces. The same board, count and seed
+always give the same tickets.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .board import Board, Ticket
+from .errors import MapError, MapProblem
+
+#: The shortest ticket the generator deals (a ticket of one space is a single route).
+MIN_POINTS = 2
+
+
+def shortest_spaces(board: Board) -> dict[tuple[str, str], int]:
+    """The fewest route spaces between every two joined places (both orders)."""
+    names = [loc.name for loc in board.locations]
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    far = 10**9
+    dist = [[0 if i == j else far for j in range(n)] for i in range(n)]
+    for route in board.routes:
+        a, b = index[route.a], index[route.b]
+        if route.length < dist[a][b]:
+            dist[a][b] = dist[b][a] = route.length
+    for k in range(n):  # Floyd–Warshall: the boards are small
+        dk = dist[k]
+        for i in range(n):
+            di = dist[i]
+            via = di[k]
+            if via == far:
+                continue
+            for j in range(n):
+                if via + dk[j] < di[j]:
+                    di[j] = via + dk[j]
+    return {
+        (names[i], names[j]): dist[i][j]
+        for i in range(n)
+        for j in range(n)
+        if i != j and dist[i][j] < far
+    }
+
+
+def generate_tickets(
+    board: Board,
+    count: int,
+    seed: int = 0,
+    *,
+    existing: Iterable[Ticket] = (),
+    extra: Mapping[str, Any] | None = None,
+) -> tuple[Ticket, ...]:
+    """``count`` new tickets for ``board``, numbered after ``existing``.
+
+    No two tickets (new or existing) join the same two places; a ticket is
+    worth the fewest spaces between its places (at least :data:`MIN_POINTS`);
+    places are used as evenly as the board allows. Deterministic for a seed.
+    ``extra`` is each new ticket's variant fields (the map's defaults).
+    Raises :class:`MapError` if the board has too few pairs left.
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise MapError([MapProblem(board.source, "tickets", f"count must be ≥ 0, not {count!r}")])
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise MapError([MapProblem(board.source, "tickets", f"seed must be an int, not {seed!r}")])
+    kept = list(existing)
+    taken = {frozenset((t.a, t.b)) for t in kept}
+    distances = shortest_spaces(board)
+    order = {loc.name: loc.id for loc in board.locations}
+    pairs = sorted(
+        (a, b)
+        for (a, b), d in distances.items()
+        if order[a] < order[b] and d >= MIN_POINTS and frozenset((a, b)) not in taken
+    )
+    if len(pairs) < count:
+        raise MapError(
+            [
+                MapProblem(
+                    board.source,
+                    "tickets",
+                    f"{count} tickets asked for, but only {len(pairs)} pairs of places are left",
+                )
+            ]
+        )
+    rng = random.Random(f"ttr-core:tickets:{board.id}:{seed}")
+    rng.shuffle(pairs)
+    uses = {loc.name: 0 for loc in board.locations}
+    for ticket in kept:
+        uses[ticket.a] += 1
+        uses[ticket.b] += 1
+    made: list[Ticket] = []
+    next_id = max((t.id for t in kept), default=-1) + 1
+    for _ in range(count):
+        # The pair whose places are least used so far; the shuffle breaks ties.
+        best = min(range(len(pairs)), key=lambda i: uses[pairs[i][0]] + uses[pairs[i][1]])
+        a, b = pairs.pop(best)
+        uses[a] += 1
+        uses[b] += 1
+        made.append(Ticket(next_id, a, b, distances[(a, b)], dict(extra or {})))
+        next_id += 1
+    return tuple(made)
+
+
+def ticket_deck_toml(board: Board, tickets: Iterable[Ticket]) -> str:
+    """A ticket deck file for ``board`` (the format ``new_game(..., tickets=...)`` reads)."""
+    lines = [
+        f"# A ticket deck for map {board.id!r} ({board.name}).",
+        "# Format: docs/map-format.md, 'Ticket deck files'.",
+        "format = 1",
+        "",
+        "[deck]",
+        f"map = {json.dumps(board.id, ensure_ascii=False)}",
+        "",
+        "[board]",
+        "tickets = [",
+    ]
+    for t in tickets:
+        a, b = json.dumps(t.a, ensure_ascii=False), json.dumps(t.b, ensure_ascii=False)
+        lines.append(f"  {{ id = {t.id}, a = {a}, b = {b}, points = {t.points} }},")
+    lines.append("]")
+    return "\n".join(lines) + "\n"
