@@ -1,0 +1,143 @@
+"""Merchandise cards (Ticket to Ride: Amsterdam).
+
+Some routes show cart symbols (map field ``merchandise``, on routes). A seat
+that claims such a route draws **one** card from the merchandise deck —
+only one, whatever the route's length — as long as the deck holds any; an
+empty deck gives nothing and the claim is still legal (engine decision
+E13). A route claimed by an owner that is not a seat (claimed through
+``ttr_core.effects.claim_route``) draws nothing.
+
+The cards are kept face up: every player's view shows every seat's count
+and the number of cards left in the deck. The deck starts with
+:data:`CARDS` cards, and cards are conserved: ``deck + sum(held) ==
+cards``.
+
+End of game: players holding at least one card are ranked by how many they
+hold and score :data:`MERCHANDISE_POINTS` for their rank and the player
+count. Tied players share the rank's points and the ranks they fill are
+skipped; a player with no card takes no rank and scores nothing (E16, with
+:func:`ttr_core.rank_bonus`). The variant is played by 2 to 4 players.
+
+Option (``new_game(..., options={"merchandise": {...}})``): ``cards``, the
+number of cards in the merchandise deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ttr_core import (
+    GameState,
+    MapField,
+    PluginError,
+    ScoreLine,
+    VariantOption,
+    hookimpl,
+    rank_bonus,
+)
+
+#: The variant name this plugin is registered under.
+NAME = "merchandise"
+#: Merchandise cards in the deck at the start, by default.
+CARDS = 16
+#: Points by rank (1st, 2nd, ...), for each player count.
+MERCHANDISE_POINTS: Mapping[int, tuple[int, ...]] = {
+    2: (8, 4),
+    3: (8, 5, 2),
+    4: (8, 6, 4, 2),
+}
+
+
+@attrs.frozen
+class MerchandiseState:
+    """The variant's state, stored under the key ``"merchandise"``.
+
+    ``held`` is each seat's number of merchandise cards, ``deck`` the number
+    left to draw; ``deck + sum(held)`` is always the ``cards`` option.
+    """
+
+    held: tuple[int, ...]
+    deck: int
+
+
+def merchandise(state: GameState) -> MerchandiseState:
+    """The merchandise state of a game played with this variant."""
+    value = state.variant(NAME)
+    if not isinstance(value, MerchandiseState):
+        raise PluginError(f"the game has no {NAME!r} state: is the variant switched on?")
+    return value
+
+
+@hookimpl
+def ttr_options() -> Sequence[VariantOption]:
+    return [
+        VariantOption(
+            "cards", int, CARDS, "merchandise cards in the deck at the start of the game", low=0
+        )
+    ]
+
+
+@hookimpl
+def ttr_map_fields() -> Sequence[MapField]:
+    return [
+        MapField(
+            table="routes",
+            name="merchandise",
+            type=bool,
+            default=False,
+            doc="the route shows cart symbols: claiming it draws a merchandise card (Amsterdam)",
+        )
+    ]
+
+
+@hookimpl
+def ttr_setup(state: GameState) -> GameState:
+    players = state.num_players
+    if players not in MERCHANDISE_POINTS:
+        raise PluginError(
+            f"the {NAME!r} variant is played by {min(MERCHANDISE_POINTS)} to "
+            f"{max(MERCHANDISE_POINTS)} players, not {players}"
+        )
+    cards = state.rules.option(NAME, "cards")
+    return state.with_variant(NAME, MerchandiseState((0,) * players, cards))
+
+
+@hookimpl
+def ttr_after_claim(state: GameState, player: int, route: int) -> GameState | None:
+    if not state.board.routes[route].extra.get("merchandise", False):
+        return None
+    if not state.is_seat(player):
+        return None  # only a seat of the game draws
+    current = merchandise(state)
+    if current.deck == 0:
+        return None  # E13: nothing to draw; the claim stands
+    held = list(current.held)
+    held[player] += 1
+    return state.with_variant(NAME, MerchandiseState(tuple(held), current.deck - 1))
+
+
+def _label(held: int, rank: int | None) -> str:
+    if rank is None:
+        return "Merchandise: none"
+    cards = "card" if held == 1 else "cards"
+    return f"Merchandise: {held} {cards}, rank {rank}"
+
+
+@hookimpl
+def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
+    held = merchandise(state).held
+    table = MERCHANDISE_POINTS[state.num_players]
+    ranks = rank_bonus(held, table, [n > 0 for n in held])
+    return [
+        [ScoreLine(NAME, _label(held[seat], rank), points)]
+        for seat, (rank, points) in enumerate(ranks)
+    ]
+
+
+@hookimpl
+def ttr_player_view(state: GameState) -> Mapping[str, Any]:
+    current = merchandise(state)
+    return {"merchandise.held": current.held, "merchandise.deck": current.deck}  # public
