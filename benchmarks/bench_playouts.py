@@ -48,6 +48,8 @@ DEFAULT_CONFIGS = (
     "nederland:4",
     "usa:2",
     "usa:4",
+    "amsterdam:2",
+    "amsterdam:4",
     "newyork:2:none",
     "newyork:2:filter",
     "nederland:4:tolls+filter",

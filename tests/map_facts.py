@@ -381,3 +381,63 @@ USA_TICKETS = """
 28|Winnipeg|Houston|12|
 29|Winnipeg|Little Rock|11|
 """
+
+
+# Amsterdam: routes (no tolls; the toll column stays empty) and the 4 contracts
+# legible on the board photo. Routes 9, 10 and 34 are covered in the photo: gray
+# from one transcription, cart symbol unread (not in AMSTERDAM_CART_ROUTES).
+AMSTERDAM_ROUTES = """
+0|Nieuwe Waal|Haringpakkerstoren|pink|2|1|
+1|Nieuwe Waal|Haringpakkerstoren|gray|2|1|
+2|Nieuwe Waal|Noordermarkt|green|2||
+3|Haringpakkerstoren|Oude Waal|gray|4||
+4|Haringpakkerstoren|Noordermarkt|blue|3||
+5|Haringpakkerstoren|Korenmetershuisje|red|1|2|
+6|Haringpakkerstoren|Korenmetershuisje|gray|1|2|
+7|Oude Waal|Montelbaanstoren|orange|2||
+8|Oude Waal|Waag|gray|1||
+9|Oude Waal|Oude Kerk|gray|2||
+10|Noordermarkt|Korenmetershuisje|gray|3||
+11|Noordermarkt|Jordaan|red|2||
+12|Noordermarkt|Jan Roodenpoortstoren|gray|3||
+13|Korenmetershuisje|Oude Kerk|green|1|3|
+14|Korenmetershuisje|Oude Kerk|blue|1|3|
+15|Korenmetershuisje|Jan Roodenpoortstoren|orange|2|4|
+16|Korenmetershuisje|Jan Roodenpoortstoren|black|2|4|
+17|Oude Kerk|Waag|black|1|5|
+18|Oude Kerk|Waag|red|1|5|
+19|Oude Kerk|Dam|pink|2|6|
+20|Oude Kerk|Dam|orange|2|6|
+21|Waag|Montelbaanstoren|green|2|7|
+22|Waag|Montelbaanstoren|pink|2|7|
+23|Waag|Oost-Indisch Huis|blue|1|8|
+24|Waag|Oost-Indisch Huis|orange|1|8|
+25|Jordaan|Jan Roodenpoortstoren|gray|3||
+26|Jordaan|Westermarkt|orange|2||
+27|Jordaan|De Drie Hendricken|gray|2||
+28|Jan Roodenpoortstoren|Westermarkt|green|1|9|
+29|Jan Roodenpoortstoren|Westermarkt|gray|1|9|
+30|Jan Roodenpoortstoren|Dam|red|1|10|
+31|Jan Roodenpoortstoren|Dam|blue|1|10|
+32|Dam|Oost-Indisch Huis|green|3|11|
+33|Dam|Oost-Indisch Huis|black|3|11|
+34|Dam|Begijnhof|gray|2||
+35|Westermarkt|De Drie Hendricken|pink|1|12|
+36|Westermarkt|De Drie Hendricken|black|1|12|
+37|Westermarkt|Begijnhof|red|3||
+38|De Drie Hendricken|Begijnhof|gray|4||
+39|Begijnhof|Munttoren|black|2||
+40|Munttoren|Blauwbrug|blue|3||
+41|Munttoren|Oost-Indisch Huis|gray|2||
+42|Oost-Indisch Huis|Blauwbrug|red|2|13|
+43|Oost-Indisch Huis|Blauwbrug|pink|2|13|
+44|Blauwbrug|Montelbaanstoren|gray|4||
+"""
+# Routes whose spaces show carts (the merchandise variant).
+AMSTERDAM_CART_ROUTES = [0, 1, 2, 3, 4, 7, 11, 26, 27, 35, 36, 37, 38, 39, 40, 44]
+AMSTERDAM_TICKETS = """
+0|Dam|De Drie Hendricken|3|
+1|Oude Waal|Blauwbrug|4|
+2|Jordaan|Oude Kerk|6|
+3|Noordermarkt|Waag|5|
+"""
