@@ -33,6 +33,7 @@ from .engine import (
     _supply,
     claim_for,
     end_turn,
+    face_up_card,
     route_claim_error,
     ticket_draw,
     ticket_return,
@@ -127,14 +128,7 @@ def take_face_up(state: GameState, seat: int, slot: int) -> GameState:
     that is the calling rule's business.
     """
     seat = _seat(state, seat)
-    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(state.display):
-        raise IllegalAction(
-            Reason.BAD_SLOT,
-            f"slot {slot!r} does not exist: slots are 0 to {len(state.display) - 1}",
-        )
-    card = state.display[slot]
-    if card is None:
-        raise IllegalAction(Reason.EMPTY_SLOT, f"face-up slot {slot} is empty")
+    card = face_up_card(state, slot)
     supply = _supply(state)
     supply.refill(slot, state.board)
     counts = list(state.players[seat].hand.counts)

@@ -622,14 +622,7 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
     if kind != _TURN and kind != _SECOND:
         raise _wrong_phase(state, action)
     slot = action.slot
-    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(state.display):
-        raise IllegalAction(
-            Reason.BAD_SLOT,
-            f"slot {slot!r} does not exist: slots are 0 to {len(state.display) - 1}",
-        )
-    card = state.display[slot]
-    if card is None:
-        raise IllegalAction(Reason.EMPTY_SLOT, f"face-up slot {slot} is empty")
+    card = face_up_card(state, slot)
     wild = state.board.wild
     if kind == _SECOND and card == wild:
         raise IllegalAction(
@@ -655,6 +648,19 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
     counts = list(state.players[seat].hand.counts)
     counts[card] += 1
     return _after_face_up(state, _card_changes(state, supply, seat, counts), kind, card, seat)
+
+
+def face_up_card(state: GameState, slot: object) -> int:
+    """The card in face-up ``slot`` (``IllegalAction`` for no such slot, or an empty one)."""
+    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(state.display):
+        raise IllegalAction(
+            Reason.BAD_SLOT,
+            f"slot {slot!r} does not exist: slots are 0 to {len(state.display) - 1}",
+        )
+    card = state.display[slot]
+    if card is None:
+        raise IllegalAction(Reason.EMPTY_SLOT, f"face-up slot {slot} is empty")
+    return card
 
 
 def _after_face_up(

@@ -347,13 +347,18 @@ def parse_map(text: str, source: str = "<map>") -> Board:
     return _parse_map(text, source, stacklevel=3)
 
 
-def _parse_map(text: str, source: str, stacklevel: int) -> Board:
-    """:func:`parse_map`; warnings name the caller ``stacklevel`` frames up."""
+def _toml(text: str, source: str) -> dict[str, Any]:
+    """The TOML ``text`` parsed (``MapError`` with the line for text that is not TOML)."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         problem = MapProblem(source, "file", f"not valid TOML: {exc}", toml_error_line(exc))
         raise MapError([problem]) from None
+
+
+def _parse_map(text: str, source: str, stacklevel: int) -> Board:
+    """:func:`parse_map`; warnings name the caller ``stacklevel`` frames up."""
+    data = _toml(text, source)
     check = _Checker(source, text, data)
     top: Where = ()
 
@@ -1026,11 +1031,7 @@ def parse_ticket_deck(text: str, board: Board, source: str = "<tickets>") -> tup
         raise MapError(
             [MapProblem(source, "file", f"expected TOML text, not {type(text).__name__}")]
         )
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        problem = MapProblem(source, "file", f"not valid TOML: {exc}", toml_error_line(exc))
-        raise MapError([problem]) from None
+    data = _toml(text, source)
     check = _Checker(source, text, data)
     check.unknown_keys(data, _DECK_TOP_KEYS, "file", ())
     version = data.get("format")
