@@ -24,6 +24,7 @@ from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Tic
 from .errors import GeneratedTicketsWarning, MapError, MapProblem, MapWarning, UnknownMapError
 from .hookspecs import LOCATION, ROUTE, MapField
 from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
+from .scoring import connected_pairs
 from .ticketgen import generate_tickets
 from .tomllines import Locator, Where, toml_error_line
 
@@ -516,18 +517,10 @@ def _doubts(check: _Checker, board: Board) -> list[str]:
             entry = f"location {loc.id} ({loc.name!r})"
             doubts.append(str(MapProblem(board.source, entry, "no route reaches it", line)))
 
-    group = {loc.name: loc.name for loc in board.locations}
-
-    def find(name: str) -> str:
-        while group[name] != name:
-            group[name] = group[group[name]]
-            name = group[name]
-        return name
-
-    for route in board.routes:
-        group[find(route.a)] = find(route.b)
+    index = board.location_id
+    root = connected_pairs(len(board.locations), ((index(r.a), index(r.b)) for r in board.routes))
     for ticket in board.tickets:
-        if find(ticket.a) != find(ticket.b):
+        if root[index(ticket.a)] != root[index(ticket.b)]:
             at = check.entry_at.get(("ticket", ticket.id))
             line = None if at is None else check.line(at)
             message = (
