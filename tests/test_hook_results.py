@@ -395,3 +395,50 @@ def test_a_ttr_error_from_a_hook_passes_through_unchanged(install: Any) -> None:
     with pytest.raises(ttr_core.IllegalAction) as err:
         ttr_core.apply(new_started(variants=["bad"]), Extra(0))
     assert err.value.reason == "bad:nope"
+
+
+# -- configuration check and non-seat owners ------------------------------------
+
+
+def test_check_game_refusing_is_a_game_config_error_naming_the_variant(install: Any) -> None:
+    install("ttr_check_game", lambda players: f"not with {players} players")
+    with pytest.raises(ttr_core.GameConfigError, match="variant 'bad': not with 3 players") as err:
+        game(players=3)
+    assert err.value.variant == "bad"
+
+
+def test_check_game_returning_a_non_sentence(install: Any) -> None:
+    install("ttr_check_game", lambda: 3)
+    with pytest.raises(PluginError) as err:
+        game()
+    assert_named(err, "ttr_check_game", "must return a reason (a non-empty string) or None")
+
+
+@pytest.mark.parametrize(
+    ("owners", "fragment"),
+    [
+        ("neutral", "must return a sequence of NonSeatOwner objects, not str"),
+        (["neutral"], "must return NonSeatOwner objects, not str"),
+        ([ttr_core.NonSeatOwner(1, "neutral")], "from 2 up (0 to 1 are the seats)"),
+        ([ttr_core.NonSeatOwner(True, "neutral")], "declared owner True"),
+        ([ttr_core.NonSeatOwner(2, "a"), ttr_core.NonSeatOwner(2, "b")], "declared owner 2 twice"),
+        ([ttr_core.NonSeatOwner(2, "")], "the name must be a non-empty string"),
+        ([ttr_core.NonSeatOwner(2, "n", cars=-1)], "cars must be a whole number ≥ 0 or None"),
+        ([ttr_core.NonSeatOwner(2, "n", routes=(1,))], "leave routes empty"),
+    ],
+)
+def test_non_seat_owners_bad_results(install: Any, owners: object, fragment: str) -> None:
+    install("ttr_non_seat_owners", lambda: owners)
+    state = game()
+    with pytest.raises(PluginError) as err:
+        ttr_core.non_seat_owners(state)
+    assert_named(err, "ttr_non_seat_owners", fragment)
+
+
+def test_non_seat_owners_get_their_routes_from_the_core(install: Any) -> None:
+    install("ttr_non_seat_owners", lambda: [ttr_core.NonSeatOwner(5, "ghost", cars=None)])
+    state = started(game())
+    assert ttr_core.non_seat_owners(state) == (ttr_core.NonSeatOwner(5, "ghost"),)
+    state = ttr_core.effects.claim_route(state, 3, 5)
+    (ghost,) = ttr_core.player_view(state, 0).others
+    assert ghost.routes == (3,) and ghost.cars is None

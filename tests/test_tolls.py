@@ -220,8 +220,9 @@ def test_holdings_are_secret_and_loans_public_in_views() -> None:
 def test_the_variant_refuses_a_player_count_without_a_bonus_table() -> None:
     board = ttr_core.load_map("nederland")
     six = attrs.evolve(board, rules=attrs.evolve(board.rules, max_players=6, start_scores=(0,) * 6))
-    with pytest.raises(ttr_core.PluginError, match="2 to 5 players"):
+    with pytest.raises(ttr_core.GameConfigError, match="2 to 5 players, not 6") as refused:
         ttr_core.new_game(six, 6, variants=["tolls"])
+    assert refused.value.variant == "tolls"
     assert ttr_core.new_game(six, 6, variants=[]).num_players == 6
 
 

@@ -133,13 +133,15 @@ def ttr_both_pair_routes_usable(board: Board, players: int) -> bool:
 
 
 @hookimpl
+def ttr_check_game(players: int) -> str | None:
+    if players not in TOLL_BONUS:
+        return f"tolls are played by {min(TOLL_BONUS)} to {max(TOLL_BONUS)} players, not {players}"
+    return None
+
+
+@hookimpl
 def ttr_setup(state: GameState) -> GameState:
     players = state.num_players
-    if players not in TOLL_BONUS:
-        raise PluginError(
-            f"the {NAME!r} variant is played by {min(TOLL_BONUS)} to {max(TOLL_BONUS)} players, "
-            f"not {players}"
-        )
     start = state.rules.option(NAME, "start_value")
     return state.with_variant(NAME, TollState((start,) * players, (0,) * players))
 

@@ -35,6 +35,7 @@ from .actions import (
 from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
 from .engine import apply, end_turn, is_over, legal_actions, new_game
 from .errors import (
+    GameConfigError,
     GameNotOverError,
     GeneratedTicketsWarning,
     IllegalAction,
@@ -51,7 +52,7 @@ from .errors import (
     UnknownVariantError,
 )
 from .hookcheck import is_strict, set_strict
-from .hookspecs import LOCATION, ROUTE, MapField, VariantOption, hookimpl
+from .hookspecs import LOCATION, ROUTE, MapField, NonSeatOwner, VariantOption, hookimpl
 from .maploader import GENERATED, available_maps, load_map, parse_map, parse_ticket_deck
 from .payment import payment_options
 from .plugin_manager import (
@@ -74,7 +75,7 @@ from .scoring import (
 from .simulate import PlayoutResult, random_playout
 from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
 from .ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
-from .views import PlayerView, SeatView, player_view
+from .views import PlayerView, SeatView, non_seat_owners, player_view
 
 __version__ = "0.1.0"
 
@@ -92,6 +93,7 @@ __all__ = [
     "DrawFaceUp",
     "DrawTickets",
     "FinalScores",
+    "GameConfigError",
     "GameNotOverError",
     "GameRules",
     "GameState",
@@ -105,6 +107,7 @@ __all__ = [
     "MapProblem",
     "MapRules",
     "MapWarning",
+    "NonSeatOwner",
     "OptionError",
     "Pass",
     "Pending",
@@ -147,6 +150,7 @@ __all__ = [
     "legal_actions",
     "load_map",
     "new_game",
+    "non_seat_owners",
     "parse_map",
     "parse_ticket_deck",
     "payment_options",

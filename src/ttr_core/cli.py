@@ -178,6 +178,15 @@ def _print_game(result: PlayoutResult, seed: int) -> None:
         print(f"\nSeat {sheet.player}: {sheet.total} points")
         for line in sheet.lines:
             print(f"  {line.points:+4d}  {line.label}")
+    for other in scores.others:
+        cars = "" if other.cars is None else f", {other.cars} cars left"
+        print(
+            f"\n{other.name.capitalize()} (not a seat; scores nothing): "
+            f"{len(other.routes)} routes{cars}"
+        )
+        for rid in other.routes:
+            route = board.routes[rid]
+            print(f"        {route.a}–{route.b} ({route.color} {route.length})")
     names = ", ".join(f"seat {w}" for w in scores.winners)
     print(f"\nWinner{'s' if len(scores.winners) > 1 else ''}: {names}")
 
@@ -201,6 +210,11 @@ def _print_many(results: list[PlayoutResult], elapsed: float) -> None:
     actions = sum(r.actions for r in results)
     stalemates = sum(1 for r in results if r.scores.termination == "stalemate")
     print(f"mean turns per game: {turns:.1f}; stalemates: {stalemates}")
+    for other in results[0].scores.others:
+        owned = statistics.fmean(
+            sum(len(o.routes) for o in r.scores.others if o.owner == other.owner) for r in results
+        )
+        print(f"{other.name}: {owned:.1f} routes per game (not a seat; scores nothing)")
     print(f"{len(results) / elapsed:.0f} games/s, {actions / elapsed:.0f} actions/s")
 
 

@@ -120,6 +120,15 @@ class PlayerCountError(TtrError, ValueError):
         super().__init__(f"map {map_name!r} is played by {low} to {high} players, not {players!r}")
 
 
+class GameConfigError(TtrError, ValueError):
+    """A game configuration a variant cannot be played with (hook
+    ``ttr_check_game``): the message says why; ``variant`` names the variant."""
+
+    def __init__(self, message: str, *, variant: str) -> None:
+        super().__init__(message)
+        self.variant = variant
+
+
 class PluginError(TtrError):
     """A broken plugin: one that fails to load, an unknown or misused hook, a hook
     result of the wrong shape, a conflicting map field, a stalled decision.

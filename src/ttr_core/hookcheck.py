@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from .actions import Action
 from .errors import OptionError, PluginError
-from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, VariantOption
+from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, NonSeatOwner, VariantOption
 from .scoring import ScoreLine
 from .state import GameState, Hand, Pending, PlayerState
 
@@ -150,6 +150,13 @@ def messages(impl: HookImpl, result: object) -> list[str]:
         if not isinstance(message, str):
             _bad(impl, f"must return problem messages as strings, not {_kind(message)}")
     return [f"{message} (variant {impl.variant!r})" for message in found]
+
+
+def refusal(impl: HookImpl, result: object) -> str | None:
+    """``ttr_check_game``: ``None`` or a non-empty sentence."""
+    if result is not None and (not isinstance(result, str) or not result.strip()):
+        _bad(impl, f"must return a reason (a non-empty string) or None, not {_kind(result)}")
+    return result
 
 
 def optional_bool(impl: HookImpl, result: object) -> bool | None:
@@ -393,3 +400,31 @@ def view(impl: HookImpl, result: object, owner: Mapping[str, str]) -> Mapping[st
         if key in owner:
             _bad(impl, f"returned view key {key!r}, which variant {owner[key]!r} shows already")
     return result
+
+
+def non_seat_owners(
+    impl: HookImpl, result: object, state: GameState, found: Sequence[NonSeatOwner]
+) -> list[NonSeatOwner]:
+    """``ttr_non_seat_owners``: owners numbered from ``num_players`` up, each declared once."""
+    owners = list(_sequence(impl, result, "NonSeatOwner objects"))
+    taken = {o.owner for o in found}
+    for owner in owners:
+        if not isinstance(owner, NonSeatOwner):
+            _bad(impl, f"must return NonSeatOwner objects, not {_kind(owner)}")
+        number, cars = owner.owner, owner.cars
+        if isinstance(number, bool) or not isinstance(number, int) or number < state.num_players:
+            _bad(
+                impl,
+                f"declared owner {number!r}: a non-seat owner is a number from "
+                f"{state.num_players} up (0 to {state.num_players - 1} are the seats)",
+            )
+        if number in taken:
+            _bad(impl, f"declared owner {number} twice (or another variant declares it)")
+        taken.add(number)
+        if not isinstance(owner.name, str) or not owner.name:
+            _bad(impl, f"owner {number}: the name must be a non-empty string, not {owner.name!r}")
+        if cars is not None and (isinstance(cars, bool) or not isinstance(cars, int) or cars < 0):
+            _bad(impl, f"owner {number}: cars must be a whole number ≥ 0 or None, not {cars!r}")
+        if owner.routes:
+            _bad(impl, f"owner {number}: leave routes empty, the core fills them in")
+    return owners

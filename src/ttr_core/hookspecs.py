@@ -111,6 +111,23 @@ class VariantOption:
     choices: tuple[Any, ...] = ()
 
 
+@attrs.frozen
+class NonSeatOwner:
+    """An owner of routes that is not a seat (a neutral player), declared by its
+    plugin through :func:`ttr_non_seat_owners`.
+
+    ``owner`` is the number in ``GameState.owners`` (``num_players`` or
+    more), ``name`` what people see, ``cars`` the cars it has left (``None``
+    if it keeps no count). ``routes`` are the route ids it owns: filled in by
+    the core (:func:`ttr_core.non_seat_owners`); a plugin leaves them empty.
+    """
+
+    owner: int
+    name: str
+    cars: int | None = None
+    routes: tuple[int, ...] = ()
+
+
 # ---------------------------------------------------------------------------
 # Map data
 # ---------------------------------------------------------------------------
@@ -161,6 +178,22 @@ def ttr_options() -> Sequence[VariantOption]:
 
     :return: the options; names must be unique within the variant and each
         default must be a valid value.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_check_game(board: Board, players: int, variants: Sequence[str]) -> str | None:
+    """Refuse a game configuration the variant cannot be played with.
+
+    Called once per configuration, when ``new_game`` resolves the game's rule
+    set, before anything is set up. Return a sentence saying why the variant
+    cannot be played this way (``"the neutral player is used only with 2
+    players, not 3"``), or ``None``. ``new_game`` raises
+    :class:`ttr_core.GameConfigError` with that sentence.
+
+    :param players: the player count (already within the map's range).
+    :param variants: every variant of the game, in order.
     """
     raise NotImplementedError
 
@@ -321,6 +354,19 @@ def ttr_tie_break(
     :param tied: the seats still tied, in seat order.
     :return: the seats that stay winners (a non-empty subset of ``tied``), or
         ``None`` to leave the tie as it is.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_non_seat_owners(state: GameState) -> Sequence[NonSeatOwner] | None:
+    """The owners of routes that are not seats, that the plugin plays (a neutral player).
+
+    A plugin that claims routes for an owner numbered ``num_players`` or more
+    (``effects.claim_route``) names it here, with the cars it has left, so
+    that player views, final scores and the ``ttr`` command show it. Each
+    owner number must be declared once in a game. Return ``None`` when the
+    plugin has none.
     """
     raise NotImplementedError
 

@@ -29,8 +29,8 @@ import pluggy
 
 from . import hookcheck, hookspecs
 from .board import Board
-from .errors import OptionError, PluginError, TtrError, UnknownVariantError
-from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, VariantOption
+from .errors import GameConfigError, OptionError, PluginError, TtrError, UnknownVariantError
+from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, NonSeatOwner, VariantOption
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -410,6 +410,7 @@ class GameRules:
     score_lines: Impls = attrs.field(repr=False)
     tie_break: Impls = attrs.field(repr=False)
     player_view: Impls = attrs.field(repr=False)
+    non_seat_owners: Impls = attrs.field(repr=False)
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -560,6 +561,15 @@ class GameRules:
                     shown[key] = value
         return shown
 
+    def run_non_seat_owners(self, state: GameState) -> list[NonSeatOwner]:
+        """The non-seat owners the variants declare, in variant order."""
+        found: list[NonSeatOwner] = []
+        for impl in self.non_seat_owners:
+            result = impl(state)
+            if result is not None:
+                found.extend(hookcheck.non_seat_owners(impl, result, state, found))
+        return found
+
 
 def resolve_variants(board: Board, variants: Iterable[str] | None) -> tuple[str, ...]:
     """The variant names a game uses: the map's defaults when ``variants`` is None."""
@@ -635,6 +645,10 @@ def _resolve_rules(
         found = tuple(p.impls[hook] for p in plugins if hook in p.impls)
         return tuple(attrs.evolve(impl, trace=True) for impl in found) if trace else found
 
+    for impl in impls("ttr_check_game"):
+        refusal = hookcheck.refusal(impl, impl(board, players, variants))
+        if refusal is not None:
+            raise GameConfigError(f"variant {impl.variant!r}: {refusal}", variant=impl.variant)
     usable: bool | None = None
     for impl in impls("ttr_both_pair_routes_usable"):
         usable = hookcheck.optional_bool(impl, impl(board, players))
@@ -659,4 +673,5 @@ def _resolve_rules(
         score_lines=impls("ttr_score_lines"),
         tie_break=impls("ttr_tie_break"),
         player_view=impls("ttr_player_view"),
+        non_seat_owners=impls("ttr_non_seat_owners"),
     )

@@ -7,7 +7,9 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from .errors import GameNotOverError
+from .hookspecs import NonSeatOwner
 from .state import GameState, Termination
+from .views import non_seat_owners
 
 
 @attrs.frozen
@@ -50,6 +52,9 @@ class FinalScores:
     sheets: tuple[ScoreSheet, ...]
     winners: tuple[int, ...]
     termination: Termination | None
+    #: Owners of routes that are not seats (a neutral player): they score
+    #: nothing and cannot win; shown with their routes and cars left.
+    others: tuple[NonSeatOwner, ...] = ()
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -170,4 +175,4 @@ def final_scores(state: GameState) -> FinalScores:
             "final_scores() needs a finished game; use score_sheets() for a provisional count"
         )
     sheets = score_sheets(state)
-    return FinalScores(sheets, winners(sheets, state), state.termination)
+    return FinalScores(sheets, winners(sheets, state), state.termination, non_seat_owners(state))

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from .board import Board, FrozenMap
+from .hookspecs import NonSeatOwner
 from .state import GameState, Hand
 
 
@@ -53,6 +54,8 @@ class PlayerView:
     final_turns: int
     is_over: bool
     variants: Mapping[str, Any] = attrs.field(factory=FrozenMap)
+    #: Owners of routes that are not seats (a neutral player), with their routes.
+    others: tuple[NonSeatOwner, ...] = ()
 
 
 def player_view(state: GameState, player: int) -> PlayerView:
@@ -92,4 +95,18 @@ def player_view(state: GameState, player: int) -> PlayerView:
         final_turns=state.final_turns,
         is_over=state.is_over,
         variants=FrozenMap(variants),
+        others=non_seat_owners(state),
     )
+
+
+def non_seat_owners(state: GameState) -> tuple[NonSeatOwner, ...]:
+    """The owners of routes that are not seats (a neutral player) that the game's
+    variants declare, each with the routes it owns, in owner order."""
+    rules = state.rules
+    if not rules.non_seat_owners:
+        return ()
+    owned: dict[int, list[int]] = {}
+    for route, owner in enumerate(state.owners):
+        owned.setdefault(owner, []).append(route)
+    declared = sorted(rules.run_non_seat_owners(state), key=lambda o: o.owner)
+    return tuple(attrs.evolve(o, routes=tuple(owned.get(o.owner, ()))) for o in declared)
