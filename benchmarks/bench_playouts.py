@@ -46,6 +46,7 @@ DEFAULT_CONFIGS = (
     "newyork:2",
     "newyork:4",
     "nederland:4",
+    "nederland:2:tolls+neutral",
     "usa:2",
     "usa:4",
     "amsterdam:2",

@@ -389,12 +389,14 @@ def test_strings_comments_and_nesting_do_not_fool_the_line_numbers() -> None:
         (
             54,
             "ticket 0",
-            "unknown field 'via' (expected one of: a, b, id, points, via2); did you mean 'via2'?",
+            "unknown field 'via' (expected one of: a, b, id, neutral, points, via2); "
+            "did you mean 'via2'?",
         ),
         (
             55,
             "ticket 1",
-            "unknown field 'via' (expected one of: a, b, id, points, via2); did you mean 'via2'?",
+            "unknown field 'via' (expected one of: a, b, id, neutral, points, via2); "
+            "did you mean 'via2'?",
         ),
         (55, "ticket 1", "'points' must be a whole number ≥ 1, not 0"),
         (

@@ -59,7 +59,10 @@ def check_invariants(state: GameState) -> None:
             assert state.owners[rid] == seat
             partner = board.routes[rid].partner
             assert partner is None or state.owners[partner] != seat
-    assert sum(1 for o in state.owners if o != -1) == sum(len(p.routes) for p in state.players)
+    seats_owned = sum(1 for o in state.owners if state.is_seat(o))
+    assert seats_owned == sum(len(p.routes) for p in state.players)
+    others = {o.owner for o in ttr_core.non_seat_owners(state)}
+    assert all(o in others for o in state.owners if o != -1 and not state.is_seat(o))
     if not state.rules.both_pair_routes_usable:
         for route in board.routes:
             if route.partner is not None:

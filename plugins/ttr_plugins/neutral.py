@@ -1,0 +1,279 @@
+"""The neutral player (Ticket to Ride: Nederland, 2 players with tolls).
+
+A third, non-seat owner of routes that adds pressure to a 2-player game:
+
+* It has :data:`CARS` trains of its own (option ``cars``) and no cards,
+  tickets or toll tokens. It is not a seat: it never takes a seat's turn,
+  scores nothing and cannot win. Its owner number in ``GameState.owners`` is
+  the player count (2).
+* The second seat starts with the *neutral marker*.
+* Rounds count from the first regular turn. In rounds 1 to
+  ``FIRST_ROUND - 1`` it does nothing. From round :data:`FIRST_ROUND` on,
+  after both seats have played, it has a turn: the top ticket of the ticket
+  deck is revealed and returned as the map returns tickets (Nederland: face
+  up onto the ticket discard pile). Then, by the route printed at the
+  bottom of the ticket (map field ``neutral`` of the tickets):
+
+  - no route printed, both routes of the pair claimed, or the neutral
+    player already owns one of the pair: nothing happens (engine decision
+    E10); the holder keeps the marker;
+  - both routes of the pair free: the marker holder chooses which one the
+    neutral player claims (a decision of kind :data:`CHOOSE`, answered with
+    :class:`ChooseNeutralRoute`), and the marker passes to the other seat;
+  - one route of the pair already claimed by a seat: the neutral player
+    claims the other, the bank pays its toll to that seat (the ``tolls``
+    variant does this for any owner that is not a seat), and the holder
+    keeps the marker (no choice was made).
+
+* It stops for good when its trains run short (fewer left than the route it
+  would claim needs, or none), or when the ticket deck runs out; the ticket
+  discard pile is then shuffled into a new ticket deck for the seats. It
+  plays no turn once the end of the game is triggered, and its own train
+  count never triggers it (engine decision E9).
+* A seat claiming the second route of a pair whose first the neutral player
+  owns pays the toll to the bank (E11, in ``tolls``).
+
+Allowed only with 2 players and with ``tolls`` on. Everything about it is
+public: each player's view shows the marker holder, the round, its routes,
+cars, the last ticket revealed and whether (and why) it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ttr_core import (
+    ROUTE,
+    Action,
+    Board,
+    GameState,
+    IllegalAction,
+    MapField,
+    NonSeatOwner,
+    Pending,
+    PluginError,
+    Reason,
+    VariantOption,
+    effects,
+    hookimpl,
+)
+
+#: The variant name this plugin is registered under.
+NAME = "neutral"
+#: Kind of the marker holder's decision: which route of a free pair to claim.
+CHOOSE = f"{NAME}.choose"
+#: The neutral player's trains, by default.
+CARS = 40
+#: The first round with a neutral turn (rounds 1–5 are idle).
+FIRST_ROUND = 6
+#: Why the neutral player stopped (``NeutralState.stopped``).
+OUT_OF_TRAINS = "out of trains"
+TICKETS_RAN_OUT = "the ticket deck ran out"
+
+
+@attrs.frozen
+class ChooseNeutralRoute(Action):
+    """The marker holder's choice: the neutral player claims ``route``, one of the
+    free pair printed on the revealed ticket."""
+
+    route: int
+
+
+@attrs.frozen
+class NeutralState:
+    """The variant's state, stored under the key ``"neutral"`` (all of it public).
+
+    ``owner`` is the neutral player's number in ``GameState.owners``;
+    ``marker`` the seat holding the neutral marker; ``revealed`` the last
+    ticket revealed (``None`` before the first neutral turn); ``stopped`` why
+    it stopped for good (empty while it plays).
+    """
+
+    owner: int
+    cars: int
+    marker: int
+    revealed: int | None = None
+    stopped: str = ""
+
+
+def neutral(state: GameState) -> NeutralState:
+    """The neutral player's state in a game played with this variant."""
+    value = state.variant(NAME)
+    if not isinstance(value, NeutralState):
+        raise PluginError(f"the game has no {NAME!r} state: is the variant switched on?")
+    return value
+
+
+def ticket_routes(board: Board, ticket: int) -> tuple[int, ...]:
+    """The ids of the routes joining the places printed at the bottom of ``ticket``
+    (the two routes of a double pair), or ``()`` when none is printed."""
+    printed = board.tickets[ticket].extra.get(NAME)
+    if printed is None:
+        return ()
+    places = set(printed)
+    return tuple(r.id for r in board.routes if {r.a, r.b} == places)
+
+
+def round_number(state: GameState) -> int:
+    """The round being played (rounds count from the first regular turn, from 1)."""
+    return state.turn // state.num_players + 1
+
+
+@hookimpl
+def ttr_options() -> Sequence[VariantOption]:
+    return [
+        VariantOption("cars", int, CARS, "trains of the neutral player", low=1, high=200),
+    ]
+
+
+@hookimpl
+def ttr_map_fields() -> Sequence[MapField]:
+    return [
+        MapField(
+            table="tickets",
+            name=NAME,
+            type=ROUTE,
+            default=None,
+            doc="the route printed at the bottom of the ticket for the 2-player neutral "
+            "player (Nederland); absent where a windmill is printed",
+        )
+    ]
+
+
+@hookimpl
+def ttr_check_game(players: int, variants: Sequence[str]) -> str | None:
+    if players != 2:
+        return f"the neutral player is used only in 2-player games, not with {players} players"
+    if "tolls" not in variants:
+        return (
+            "the neutral player is played with bridge tolls (the bank pays the tolls of its "
+            "claims): switch on the 'tolls' variant too, e.g. variants=['tolls', 'neutral']"
+        )
+    return None
+
+
+@hookimpl
+def ttr_setup(state: GameState) -> GameState:
+    cars = state.rules.option(NAME, "cars")
+    # The second seat starts with the marker.
+    return state.with_variant(NAME, NeutralState(owner=state.num_players, cars=cars, marker=1))
+
+
+def _stop(state: GameState, current: NeutralState, why: str) -> GameState:
+    """The neutral player stops for good; an emptied ticket deck is renewed for the seats."""
+    state = state.with_variant(NAME, attrs.evolve(current, stopped=why))
+    if not state.ticket_deck and state.ticket_discard:
+        # Drawing no ticket from an empty deck shuffles the discard pile into a new deck.
+        state, _ = effects.draw_tickets(state, 0)
+    return state
+
+
+def _claim(state: GameState, current: NeutralState, route: int, marker: int) -> GameState:
+    """The neutral player claims ``route``; ``marker`` holds the marker afterwards."""
+    cars = current.cars - state.board.routes[route].length
+    current = attrs.evolve(current, cars=cars, marker=marker)
+    state = effects.claim_route(state.with_variant(NAME, current), route, current.owner)
+    return _stop(state, current, OUT_OF_TRAINS) if cars == 0 else state
+
+
+@hookimpl
+def ttr_between_turns(state: GameState) -> GameState | None:
+    current = neutral(state)
+    if current.stopped:
+        return None
+    if not state.ticket_deck:
+        return _stop(state, current, TICKETS_RAN_OUT)
+    if state.final_turns >= 0:
+        return None  # the end is triggered: no more neutral turns (E9)
+    rounds_done, seats_to_play = divmod(state.turn, state.num_players)
+    if seats_to_play or rounds_done < FIRST_ROUND:
+        return None  # the round is not over yet, or it is one of rounds 1-5 (idle)
+    return _neutral_turn(state, current)
+
+
+def _neutral_turn(state: GameState, current: NeutralState) -> GameState:
+    """Reveal the top ticket and act on the route printed on it."""
+    state, drawn = effects.draw_tickets(state, 1)
+    (ticket,) = drawn
+    state = effects.return_tickets(state, drawn)  # discarded, face up: public
+    current = attrs.evolve(current, revealed=ticket)
+    routes = ticket_routes(state.board, ticket)
+    owners = state.owners
+    free = tuple(r for r in routes if owners[r] == -1)
+    if not free or any(owners[r] == current.owner for r in routes):
+        # No route printed, all claimed, or the neutral owns one already (E10).
+        new = state.with_variant(NAME, current)
+    elif current.cars < state.board.routes[free[0]].length:
+        new = _stop(state, current, OUT_OF_TRAINS)
+    elif len(free) == 1:
+        # The other route is a seat's: no choice is made, the holder keeps the marker.
+        new = _claim(state, current, free[0], current.marker)
+    else:
+        # Both free: the holder chooses; the turn that was next waits in the data.
+        new = effects.set_pending(
+            state.with_variant(NAME, current), CHOOSE, current.marker, data=(free, state.pending)
+        )
+    if not new.ticket_deck and not neutral(new).stopped:
+        new = _stop(new, neutral(new), TICKETS_RAN_OUT)
+    return new
+
+
+def _choice(state: GameState) -> tuple[tuple[int, ...], Pending] | None:
+    pending = state.pending
+    if pending is None or pending.kind != CHOOSE:
+        return None
+    routes, resume = pending.data
+    return routes, resume
+
+
+@hookimpl
+def ttr_extra_actions(state: GameState) -> Sequence[Action] | None:
+    choice = _choice(state)
+    if choice is None:
+        return None
+    assert state.pending is not None
+    return [ChooseNeutralRoute(state.pending.player, route) for route in choice[0]]
+
+
+@hookimpl
+def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
+    if not isinstance(action, ChooseNeutralRoute):
+        return None
+    choice = _choice(state)
+    if choice is None:
+        raise IllegalAction(
+            Reason.WRONG_PHASE, "no neutral route is to be chosen now (no free pair was revealed)"
+        )
+    routes, resume = choice
+    if action.route not in routes or isinstance(action.route, bool):
+        raise IllegalAction(
+            Reason.UNKNOWN_ROUTE,
+            f"the neutral player claims route {routes[0]} or {routes[1]} (the pair on the "
+            f"revealed ticket), not {action.route!r}",
+        )
+    current = neutral(state)
+    # A choice was made: the marker passes to the other seat.
+    state = _claim(state, current, action.route, 1 - current.marker)
+    return attrs.evolve(state, pending=resume)
+
+
+@hookimpl
+def ttr_non_seat_owners(state: GameState) -> Sequence[NonSeatOwner]:
+    current = neutral(state)
+    return [NonSeatOwner(current.owner, NAME, current.cars)]
+
+
+@hookimpl
+def ttr_player_view(state: GameState) -> Mapping[str, Any]:
+    current = neutral(state)
+    return {
+        "neutral.marker": current.marker,
+        "neutral.round": round_number(state),
+        "neutral.cars": current.cars,
+        "neutral.routes": tuple(r for r, o in enumerate(state.owners) if o == current.owner),
+        "neutral.revealed": current.revealed,
+        "neutral.stopped": current.stopped,
+    }
