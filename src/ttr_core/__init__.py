@@ -35,6 +35,8 @@ from .actions import (
 from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
 from .engine import apply, end_turn, is_over, legal_actions, new_game
 from .errors import (
+    ArgumentError,
+    DataError,
     GameConfigError,
     GameNotOverError,
     GeneratedTicketsWarning,
@@ -87,8 +89,10 @@ __all__ = [
     "WILD",
     "Action",
     "ActionSpace",
+    "ArgumentError",
     "Board",
     "ClaimRoute",
+    "DataError",
     "DrawBlind",
     "DrawFaceUp",
     "DrawTickets",

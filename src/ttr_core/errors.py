@@ -129,6 +129,24 @@ class GameConfigError(TtrError, ValueError):
         self.variant = variant
 
 
+class ArgumentError(TtrError, TypeError):
+    """A public function called with an argument of the wrong type or out of
+    range (``player_view(state, 5)``, ``new_game(..., seed="x")``); the
+    message names the argument, what was given and what was expected."""
+
+
+class DataError(TtrError, ValueError):
+    """Serialized input that cannot be used: malformed JSON, an unknown tag, a
+    field of the wrong type, a value out of range, a state that breaks an
+    invariant, or input too large or too deeply nested. ``path`` names the
+    bad field (``"players[1].hand.red"``; empty for the whole input)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
 class PluginError(TtrError):
     """A broken plugin: one that fails to load, an unknown or misused hook, a hook
     result of the wrong shape, a conflicting map field, a stalled decision.

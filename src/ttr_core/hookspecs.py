@@ -42,6 +42,7 @@ Hooks receive states and must return new states: nothing may be mutated.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from .board import Board
     from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
+    from .views import PlayerView
 
 #: Project name shared by the markers and the plugin manager.
 PROJECT = "ttr_core"
@@ -283,6 +285,38 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
     raise NotImplementedError
 
 
+@hookspec
+def ttr_action_types() -> Mapping[str, type[Action]] | None:
+    """Declare the variant's own action classes with their stable JSON tags.
+
+    Called once per plugin when it is found or registered. Saves, game
+    records and action messages name an action by its tag, never by a
+    Python class path, so a tag must not change between versions. Each tag
+    is the variant name or starts with it and a dot (``"swap.pick"``); each
+    class is a frozen attrs subclass of :class:`ttr_core.Action` whose fields
+    are ints, strings, bools, ``None`` or tuples/frozensets of those.
+
+    :return: a mapping tag → action class, or ``None``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_variant_state_types() -> Mapping[str, Any] | None:
+    """Declare the types of the variant's state, so that saves can hold it.
+
+    Called once per plugin when it is found or registered. Maps each variant
+    state key the plugin stores (``"tolls"``) to its type: a frozen attrs
+    class, or a type such as ``tuple[bool, ...]``; the library's converter
+    (``ttr_core.serialize``) writes and reads values of that type, checking
+    every field. A game whose variant state has a key no plugin declares
+    cannot be saved.
+
+    :return: a mapping key → type, or ``None``.
+    """
+    raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
 # Effects
 # ---------------------------------------------------------------------------
@@ -367,6 +401,23 @@ def ttr_non_seat_owners(state: GameState) -> Sequence[NonSeatOwner] | None:
     that player views, final scores and the ``ttr`` command show it. Each
     owner number must be declared once in a game. Return ``None`` when the
     plugin has none.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_determinize(state: GameState, view: PlayerView, rng: random.Random) -> GameState | None:
+    """Chained: rebuild the variant's state from one seat's view, hidden parts at random.
+
+    Called by :func:`ttr_core.determinize`, which builds a full state that
+    agrees with a seat's view, for information-set search: cards and tickets
+    the seat cannot see are dealt at random. ``state`` is that state so far,
+    without the plugin's variant state; ``view.variants`` is what the plugin
+    showed the seat (``ttr_player_view``). Return ``state`` with the
+    plugin's variant state set: public parts as the view shows them, hidden
+    parts (another seat's toll holdings) drawn from ``rng`` so that they agree
+    with everything the view shows. A variant that keeps state must implement
+    this hook for its games to be determinized.
     """
     raise NotImplementedError
 

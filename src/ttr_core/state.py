@@ -74,6 +74,9 @@ class PlayerState:
     routes: tuple[int, ...]
     score: int
     play_points: int = 0
+    #: Cards in the hand every player knows of, by card index (cards taken
+    #: face up stay known until played); ``()`` when none are.
+    known: tuple[int, ...] = ()
 
 
 class PendingKind(enum.StrEnum):
@@ -282,6 +285,7 @@ def replace_player(
     routes: Any = _SAME,
     score: Any = _SAME,
     play_points: Any = _SAME,
+    known: Any = _SAME,
 ) -> PlayerState:
     """A copy of ``player`` with the fields given changed: ``attrs.evolve``, for the hot path."""
     return PlayerState(
@@ -291,4 +295,5 @@ def replace_player(
         player.routes if routes is _SAME else routes,
         player.score if score is _SAME else score,
         player.play_points if play_points is _SAME else play_points,
+        player.known if known is _SAME else known,
     )
