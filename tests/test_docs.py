@@ -177,7 +177,7 @@ def test_every_member_listed_exists(name: str, api_sections: dict[str, Any]) -> 
     cls = getattr(ttr_core, name)
     _, body = api_sections[name]
     fields = {f.name for f in attrs.fields(cls)} if attrs.has(cls) else set()
-    instance_attrs = {"reason", "message", "problems", "variant", "hook"}
+    instance_attrs = {"reason", "message", "problems", "variant", "hook", "path"}
     for match in MEMBER_ROW.finditer(body):
         member, args = match.group(1), _args(match.group(2))
         if name == "MapRules" or (args is None and member in fields):
