@@ -72,6 +72,11 @@ def merchandise(state: GameState) -> MerchandiseState:
 
 
 @hookimpl
+def ttr_variant_state_types() -> Mapping[str, Any]:
+    return {NAME: MerchandiseState}
+
+
+@hookimpl
 def ttr_options() -> Sequence[VariantOption]:
     return [
         VariantOption(

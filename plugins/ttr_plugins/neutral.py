@@ -123,6 +123,16 @@ def round_number(state: GameState) -> int:
 
 
 @hookimpl
+def ttr_action_types() -> Mapping[str, type[Action]]:
+    return {f"{NAME}.choose_route": ChooseNeutralRoute}
+
+
+@hookimpl
+def ttr_variant_state_types() -> Mapping[str, Any]:
+    return {NAME: NeutralState}
+
+
+@hookimpl
 def ttr_options() -> Sequence[VariantOption]:
     return [
         VariantOption("cars", int, CARS, "trains of the neutral player", low=1, high=200),

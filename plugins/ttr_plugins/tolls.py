@@ -83,6 +83,11 @@ def tolls(state: GameState) -> TollState:
 
 
 @hookimpl
+def ttr_variant_state_types() -> Mapping[str, Any]:
+    return {NAME: TollState}
+
+
+@hookimpl
 def ttr_options() -> Sequence[VariantOption]:
     return [
         VariantOption(

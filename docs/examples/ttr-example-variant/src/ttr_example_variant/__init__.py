@@ -100,6 +100,18 @@ def swaps_used(state: GameState) -> tuple[bool, ...]:
 
 
 @hookimpl
+def ttr_action_types() -> Mapping[str, type[Action]]:
+    """Name the variant's actions in saves and messages: stable tags, never class paths."""
+    return {f"{NAME}.swap": SwapCards, f"{NAME}.pick": PickFaceUp}
+
+
+@hookimpl
+def ttr_variant_state_types() -> Mapping[str, Any]:
+    """The type of the variant state, so that saved games hold it."""
+    return {NAME: tuple[bool, ...]}
+
+
+@hookimpl
 def ttr_options() -> Sequence[VariantOption]:
     """Declare the option ``unused_bonus``; ttr-core checks the values games give."""
     return [
