@@ -35,8 +35,22 @@ import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board
-from .engine import _action_table, legal_actions
-from .errors import IllegalAction, PluginError, Reason
+from .engine import (
+    _action_table,
+    _field_error,
+    check_state,
+    legal_actions,
+    what,
+)
+from .errors import (
+    ArgumentError,
+    IllegalAction,
+    PlayerCountError,
+    PluginError,
+    Reason,
+    printable,
+    show,
+)
 from .state import GameState, PendingKind
 
 _KEEP_KINDS = (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS)
@@ -69,7 +83,16 @@ class ActionSpace:
 
 
 def action_space(board: Board, players: int) -> ActionSpace:
-    """The action ids of ``board`` with ``players`` seats (built once, kept on the board)."""
+    """The action ids of ``board`` with ``players`` seats (built once, kept on the board).
+
+    Raises :class:`ArgumentError` for a ``board`` that is not a :class:`Board`
+    and :class:`PlayerCountError` for a player count the map is not played with.
+    """
+    if not isinstance(board, Board):
+        raise ArgumentError(f"board must be a ttr_core.Board, not {what(board)}")
+    low, high = board.rules.min_players, board.rules.max_players
+    if type(players) is not int or not low <= players <= high:
+        raise PlayerCountError(board.id, printable(players), low, high)
     key = ("action_ids", players)
     space: ActionSpace | None = board.derived.get(key)
     if space is None:
@@ -134,9 +157,11 @@ def _template(action: Action) -> _Template:
 
 
 def _space(state: GameState) -> ActionSpace:
-    if not isinstance(state, GameState):
-        raise IllegalAction(Reason.UNKNOWN_ACTION, f"expected a GameState, not {state!r}")
-    return action_space(state.board, state.num_players)
+    if type(state) is not GameState:
+        check_state(state)
+    board = state.board
+    space: ActionSpace | None = board.derived.get(("action_ids", state.num_players))
+    return action_space(board, state.num_players) if space is None else space
 
 
 def _offer(state: GameState) -> tuple[int, ...]:
@@ -153,26 +178,40 @@ def action_id(state: GameState, action: Action) -> int:
 
     A ``KeepTickets`` id names positions of the offer pending in ``state``.
     Raises :class:`IllegalAction` for an action that has no id here (a route
-    or slot the map does not have, tickets not on offer) and
-    :class:`PluginError` for a variant action.
+    or slot the map does not have, tickets not on offer), for something that
+    is not an action and for a malformed one (fields of the wrong types, as
+    :func:`apply` refuses them), :class:`PluginError` for a variant action
+    and :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
     """
     space = _space(state)
+    # The engine's own action objects (what legal_actions lists) are well formed.
     found = space._by_object.get(id(action))
     if found is not None:
         return found
+    if not isinstance(action, Action):
+        raise IllegalAction(
+            Reason.UNKNOWN_ACTION, f"expected a ttr_core.Action, not {what(action)}"
+        )
+    player = getattr(action, "player", None)
+    if type(player) is not int:
+        raise IllegalAction(
+            Reason.MALFORMED_ACTION,
+            f"an action's player is a seat number (an int), not {what(player)}",
+        )
+    malformed = _field_error(state, action)
+    if malformed is not None:
+        raise malformed
     if type(action) is KeepTickets:
         offer = _offer(state)
         mask = 0
         for ticket in action.tickets:
             if ticket not in offer:
-                raise IllegalAction(Reason.NOT_OFFERED, f"ticket {ticket!r} is not on offer")
+                raise IllegalAction(Reason.NOT_OFFERED, f"ticket {show(ticket)} is not on offer")
             mask |= 1 << offer.index(ticket)
         return space.keep_base + mask
-    if not isinstance(action, Action):
-        raise IllegalAction(Reason.UNKNOWN_ACTION, f"expected a ttr_core.Action, not {action!r}")
     aid = space._by_template.get(_template(action))
     if aid is None:
-        raise IllegalAction(Reason.UNKNOWN_ACTION, f"{action!r} has no action id on this map")
+        raise IllegalAction(Reason.UNKNOWN_ACTION, f"{show(action)} has no action id on this map")
     return aid
 
 
@@ -180,16 +219,17 @@ def action_from_id(state: GameState, action_id: int) -> Action:
     """The action id ``action_id`` stands for, taken by the seat deciding in ``state``.
 
     Raises :class:`IllegalAction` for an id out of range (or not a whole
-    number), a finished game, or a ``KeepTickets`` id naming positions the
-    offer does not have. The action need not be legal: check with
+    number: an ``int``, not a bool), a finished game, or a ``KeepTickets`` id
+    naming positions the offer does not have; :class:`ArgumentError` if
+    ``state`` is not a :class:`GameState`. The action need not be legal: check with
     :func:`legal_action_ids` or let ``apply`` refuse it.
     """
     space = _space(state)
-    if isinstance(action_id, bool) or not isinstance(action_id, int):
-        raise IllegalAction(Reason.UNKNOWN_ACTION, f"an action id is an int, not {action_id!r}")
+    if type(action_id) is not int:
+        raise IllegalAction(Reason.UNKNOWN_ACTION, f"an action id is an int, not {what(action_id)}")
     if not 0 <= action_id < space.size:
         raise IllegalAction(
-            Reason.UNKNOWN_ACTION, f"action id {action_id} is not in 0..{space.size - 1}"
+            Reason.UNKNOWN_ACTION, f"action id {show(action_id)} is not in 0..{space.size - 1}"
         )
     seat = state.current_player
     if seat is None:
@@ -217,7 +257,10 @@ def action_from_id(state: GameState, action_id: int) -> Action:
 
 
 def legal_action_ids(state: GameState) -> tuple[int, ...]:
-    """The ids of ``legal_actions(state)``, in the same order (fast: no hashing)."""
+    """The ids of ``legal_actions(state)``, in the same order (fast: no hashing).
+
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
+    """
     legal = legal_actions(state)
     by_object = _space(state)._by_object
     ids: list[int] = []
@@ -228,7 +271,10 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
 
 
 def legal_action_mask(state: GameState) -> Sequence[bool]:
-    """A list of ``size`` booleans: ``True`` at each legal action's id."""
+    """A list of ``size`` booleans: ``True`` at each legal action's id.
+
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
+    """
     mask = [False] * _space(state).size
     for aid in legal_action_ids(state):
         mask[aid] = True

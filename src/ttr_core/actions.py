@@ -3,6 +3,10 @@
 Every action names the seat that takes it, so ``apply`` can refuse an action
 made out of turn. Actions are values: equal actions compare and hash equal,
 so an app can test ``action in legal_actions(state)``.
+
+Fields are not checked when an action is built (``legal_actions`` builds
+many), but by ``apply``: it refuses an action whose fields are not exactly of
+their types (a seat of ``0.0`` or ``False`` equals seat 0, yet is none).
 """
 
 from __future__ import annotations
@@ -11,9 +15,21 @@ from collections.abc import Iterable
 
 import attrs
 
+from .errors import ArgumentError
+
 
 def _ticket_set(tickets: Iterable[int]) -> frozenset[int]:
-    return frozenset(tickets)
+    try:
+        return frozenset(tickets)
+    except TypeError:
+        found = (
+            f"a {type(tickets).__name__} holding something unhashable"
+            if isinstance(tickets, Iterable)
+            else type(tickets).__name__
+        )
+        raise ArgumentError(
+            f"KeepTickets.tickets must be an iterable of ticket ids (ints), not {found}"
+        ) from None
 
 
 @attrs.frozen
@@ -57,7 +73,11 @@ class DrawTickets(Action):
 
 @attrs.frozen
 class KeepTickets(Action):
-    """Keep ``tickets`` (ids) of those offered; the rest are returned."""
+    """Keep ``tickets`` (ids) of those offered; the rest are returned.
+
+    Any iterable of ids is stored as a frozenset (``ArgumentError`` for one
+    that is not iterable or holds something unhashable).
+    """
 
     tickets: frozenset[int] = attrs.field(converter=_ticket_set)
 

@@ -7,7 +7,13 @@ and the wild limit is enforced (engine decisions E3/E4), a reshuffle draws
 its chance from the game's seed. A move the rules forbid raises
 :class:`~ttr_core.IllegalAction` (the state given is unchanged); a call a
 plugin should never make (no such seat, an unknown card name) raises
-:class:`~ttr_core.PluginError`.
+:class:`~ttr_core.PluginError`, and a ``state`` that is not a game state
+:class:`~ttr_core.ArgumentError`.
+
+Cards taken face up become known to every player (``PlayerState.known``)
+until they are played: :func:`take_face_up` adds the card taken,
+:func:`discard_cards` and :func:`claim_route` take the cards paid from the
+known ones first; :func:`draw_cards` (blind) adds nothing.
 
 None of them ends the turn: a plugin action that completes a turn ends with
 :func:`end_turn`. Card names are a map's colours and ``"wild"``.
@@ -31,14 +37,17 @@ from .engine import (
     _card_changes,
     _replace_player,
     _supply,
+    check_state,
     claim_for,
     end_turn,
     face_up_card,
+    known_minus,
+    known_plus,
     route_claim_error,
     ticket_draw,
     ticket_return,
 )
-from .errors import IllegalAction, PluginError, Reason
+from .errors import IllegalAction, PluginError, Reason, show
 from .hookcheck import ticket_places
 from .state import GameState, Pending, PendingKind
 
@@ -58,24 +67,32 @@ __all__ = [
 
 
 def _seat(state: GameState, seat: object) -> int:
+    check_state(state)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
-        raise PluginError(f"seat must be 0 to {state.num_players - 1}, not {seat!r}")
+        raise PluginError(f"seat must be 0 to {state.num_players - 1}, not {show(seat)}")
     return seat
+
+
+def _count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise PluginError(f"{name} must be a whole number ≥ 0, not {show(value)}")
+    return value
 
 
 def _card_counts(board: Board, cards: Mapping[str, int]) -> list[int]:
     """A hand-sized list of counts from ``{card name: count}``."""
     if not isinstance(cards, Mapping):
-        raise PluginError(f"cards must be a mapping card name → count, not {cards!r}")
+        raise PluginError(f"cards must be a mapping card name → count, not {show(cards)}")
     counts = [0] * len(board.deck)
     for name, count in cards.items():
-        try:
-            index = board.card_index(name)
-        except KeyError:
+        if type(name) is not str or name not in board.card_names:
             known = ", ".join(board.card_names)
-            raise PluginError(f"no card {name!r} on {board.id} (cards: {known})") from None
+            raise PluginError(f"no card {show(name)} on {board.id} (cards: {known})")
+        index = board.card_index(name)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise PluginError(f"card count for {name!r} must be a whole number ≥ 0, not {count!r}")
+            raise PluginError(
+                f"card count for {name!r} must be a whole number ≥ 0, not {show(count)}"
+            )
         counts[index] += count
     return counts
 
@@ -87,7 +104,7 @@ def _check_held(state: GameState, seat: int, counts: list[int]) -> None:
             name = state.board.card_names[card]
             raise IllegalAction(
                 Reason.CARDS_DO_NOT_PAY,
-                f"seat {seat} holds {hand[card]} {name} card(s), not the {need} needed",
+                f"seat {seat} holds {hand[card]} {name} card(s), not the {show(need)} needed",
             )
 
 
@@ -104,12 +121,12 @@ def draw_cards(state: GameState, seat: int, count: int = 1) -> GameState:
     ``count`` cards are left in deck and discard pile together.
     """
     seat = _seat(state, seat)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise PluginError(f"count must be a whole number ≥ 0, not {count!r}")
+    count = _count("count", count)
     available = len(state.deck) + sum(state.discard)
     if available < count:
         raise IllegalAction(
-            Reason.NO_CARD_TO_DRAW, f"{count} cards asked for; deck and discard hold {available}"
+            Reason.NO_CARD_TO_DRAW,
+            f"{show(count)} cards asked for; deck and discard hold {available}",
         )
     supply = _supply(state)
     counts = list(state.players[seat].hand.counts)
@@ -125,15 +142,18 @@ def take_face_up(state: GameState, seat: int, slot: int) -> GameState:
     wild limit enforced, exactly as when the core's draw takes it.
 
     No rule on what may be taken (a wild as second card ...) is checked here:
-    that is the calling rule's business.
+    that is the calling rule's business. The card becomes known to every
+    player (``PlayerState.known``).
     """
     seat = _seat(state, seat)
     card = face_up_card(state, slot)
     supply = _supply(state)
     supply.refill(slot, state.board)
-    counts = list(state.players[seat].hand.counts)
+    player = state.players[seat]
+    counts = list(player.hand.counts)
     counts[card] += 1
-    return attrs.evolve(state, **_card_changes(state, supply, seat, counts))
+    known = known_plus(player.known, card, len(counts))
+    return attrs.evolve(state, **_card_changes(state, supply, seat, counts, known))
 
 
 def discard_cards(state: GameState, seat: int, cards: Mapping[str, int]) -> GameState:
@@ -146,13 +166,15 @@ def discard_cards(state: GameState, seat: int, cards: Mapping[str, int]) -> Game
     seat = _seat(state, seat)
     paid = _card_counts(state.board, cards)
     _check_held(state, seat, paid)
-    counts = list(state.players[seat].hand.counts)
+    player = state.players[seat]
+    counts = list(player.hand.counts)
     supply = _supply(state)
     for card, n in enumerate(paid):
         counts[card] -= n
         supply.discard[card] += n
     supply.fill_empty(state.board)
-    return attrs.evolve(state, **_card_changes(state, supply, seat, counts))
+    known = known_minus(player.known, enumerate(paid))
+    return attrs.evolve(state, **_card_changes(state, supply, seat, counts, known))
 
 
 # ---------------------------------------------------------------------------
@@ -179,14 +201,15 @@ def claim_route(
     the game uses one route of a pair. Raises :class:`IllegalAction` when
     they forbid the claim, the seat lacks the cars or the cards.
     """
+    check_state(state)
     if isinstance(owner, bool) or not isinstance(owner, int) or owner < 0:
-        raise PluginError(f"owner must be a seat or a non-seat owner number, not {owner!r}")
+        raise PluginError(f"owner must be a seat or a non-seat owner number, not {show(owner)}")
     error = route_claim_error(state, route, owner)
     if error is not None:
         raise error
     if not state.is_seat(owner):
         if payment:
-            raise PluginError(f"an owner that is not a seat ({owner}) pays no cards")
+            raise PluginError(f"an owner that is not a seat ({show(owner)}) pays no cards")
         return claim_for(state, owner, route, ())
     paid = _card_counts(state.board, payment or {})
     _check_held(state, owner, paid)
@@ -206,8 +229,8 @@ def draw_tickets(state: GameState, count: int) -> tuple[GameState, tuple[int, ..
     them (:func:`give_tickets`), returns them (:func:`return_tickets`) or
     offers them (:func:`offer_tickets` does all of this for a player's choice).
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise PluginError(f"count must be a whole number ≥ 0, not {count!r}")
+    check_state(state)
+    count = _count("count", count)
     changes, drawn = ticket_draw(state, count)
     return attrs.evolve(state, **changes), drawn
 
@@ -215,6 +238,9 @@ def draw_tickets(state: GameState, count: int) -> tuple[GameState, tuple[int, ..
 def _drawn_ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ...]:
     """``tickets`` checked to be tickets of the map that were drawn and are in no
     one's hands (a ticket is never in two places)."""
+    check_state(state)
+    if isinstance(tickets, str | bytes) or not isinstance(tickets, Iterable):
+        raise PluginError(f"tickets must be an iterable of ticket ids, not {show(tickets)}")
     ids = tuple(tickets)
     placed = set(ticket_places(state))
     for ticket in ids:
@@ -223,7 +249,7 @@ def _drawn_ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ..
             or not isinstance(ticket, int)
             or not 0 <= ticket < len(state.board.tickets)
         ):
-            raise PluginError(f"there is no ticket {ticket!r} on {state.board.id}")
+            raise PluginError(f"there is no ticket {show(ticket)} on {state.board.id}")
         if ticket in placed:
             raise PluginError(
                 f"ticket {ticket} is not a drawn ticket: it is in a deck, a pile, a hand or "
@@ -259,6 +285,8 @@ def offer_tickets(
     Raises :class:`IllegalAction` (``no_tickets_left``) if none can be drawn.
     """
     seat = _seat(state, seat)
+    if min_keep is not None:
+        min_keep = _count("min_keep", min_keep)
     rules = state.board.rules
     state, offered = draw_tickets(state, rules.draw_tickets if count is None else count)
     if not offered:
@@ -277,7 +305,7 @@ def add_points(state: GameState, seat: int, points: int) -> GameState:
     sheet shows them on a line "Points scored during play"."""
     seat = _seat(state, seat)
     if isinstance(points, bool) or not isinstance(points, int):
-        raise PluginError(f"points must be a whole number, not {points!r}")
+        raise PluginError(f"points must be a whole number, not {show(points)}")
     player = state.players[seat]
     new = attrs.evolve(player, score=player.score + points, play_points=player.play_points + points)
     return attrs.evolve(state, players=_replace_player(state.players, seat, new))
@@ -292,7 +320,7 @@ def set_pending(state: GameState, kind: str, seat: int, *, data: Any = None) -> 
     """
     seat = _seat(state, seat)
     if not isinstance(kind, str) or not kind:
-        raise PluginError(f"a pending decision's kind is a non-empty string, not {kind!r}")
+        raise PluginError(f"a pending decision's kind is a non-empty string, not {show(kind)}")
     if kind in (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS):
         raise PluginError(f"a {kind!r} decision needs tickets on offer: use offer_tickets()")
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,7 +19,15 @@ import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board
-from .errors import IllegalAction, PlayerCountError, PluginError, Reason
+from .errors import (
+    ArgumentError,
+    IllegalAction,
+    PlayerCountError,
+    PluginError,
+    Reason,
+    printable,
+    show,
+)
 from .maploader import board_with_tickets, load_map
 from .payment import ANY_COLOR
 from .plugin_manager import game_rules, resolve_variants
@@ -37,11 +46,27 @@ from .state import (
 #: Most consecutive display resets done for one trigger (engine decision E3).
 MAX_DISPLAY_RESETS = 100
 
+#: Seeds are whole numbers from 0 to ``SEED_LIMIT - 1`` (256 bits); ``new_game``
+#: draws a fresh 128-bit one from the operating system when none is given.
+SEED_LIMIT = 2**256
+
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD
 _KEEP = PendingKind.KEEP_TICKETS
 _START = PendingKind.START_TICKETS
 _CORE_KINDS = frozenset(PendingKind)
+
+
+def what(value: object) -> str:
+    """What ``value`` is, for a message about an argument of the wrong type."""
+    return f"{type(value).__name__} {show(value)}"
+
+
+def check_state(state: object, name: str = "state") -> GameState:
+    """``state`` if it is a :class:`GameState`, else :class:`ArgumentError`."""
+    if not isinstance(state, GameState):
+        raise ArgumentError(f"{name} must be a ttr_core.GameState, not {what(state)}")
+    return state
 
 
 def _rng(seed: int, shuffles: int) -> random.Random:
@@ -275,7 +300,7 @@ def _can_take_second(
 def new_game(
     map: str | os.PathLike[str] | Board,
     players: int,
-    seed: int = 0,
+    seed: int | None = None,
     variants: Iterable[str] | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     tickets: str | os.PathLike[str] | None = None,
@@ -283,27 +308,47 @@ def new_game(
     """Set up a new game.
 
     ``map`` is a built-in map name, a map file path or a loaded :class:`Board`.
-    ``variants`` names the variants to switch on; ``None`` means the map's
-    defaults and ``[]`` none at all. ``options`` gives variant options as
-    ``{variant: {option: value}}`` (see :func:`variant_options`); options not
-    given take their defaults. ``tickets`` is the path of a ticket deck file
-    to play instead of the map's tickets (see ``docs/map-format.md``). The
-    state returned waits for the first seat's starting ticket choice (engine
-    decision E7).
+    ``seed`` is the source of all chance: a whole number from 0 to ``2**256 -
+    1``. Without one (``None``) a fresh 128-bit seed is drawn from the
+    operating system (:mod:`secrets`), so that nobody can guess the deck
+    order; it is kept in ``state.seed``, which a server keeps secret. Give a
+    seed to replay a game (tests, research). ``variants`` names the variants to
+    switch on; ``None`` means the map's defaults and ``[]`` none at all.
+    ``options`` gives variant options as ``{variant: {option: value}}`` (see
+    :func:`variant_options`); options not given take their defaults.
+    ``tickets`` is the path of a ticket deck file to play instead of the
+    map's tickets (see ``docs/map-format.md``). The state returned waits for
+    the first seat's starting ticket choice (engine decision E7).
 
     Raises :class:`UnknownMapError`, :class:`MapError`,
     :class:`UnknownVariantError`, :class:`PlayerCountError`,
-    :class:`OptionError` or :class:`PluginError` (a variant that is installed
-    but broken).
+    :class:`OptionError`, :class:`PluginError` (a variant that is installed
+    but broken), or :class:`ArgumentError` for an argument of the wrong type
+    (a seed that is not a whole number in range, a map that is not a name,
+    a path or a board).
     """
+    if seed is None:
+        seed = secrets.randbits(128)
+    elif type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+        if type(seed) is int:
+            raise ArgumentError(
+                f"seed must be a whole number from 0 to 2**256 - 1, not {show(seed)}"
+            )
+        raise ArgumentError(f"seed must be an int (or None for a fresh one), not {what(seed)}")
+    if not isinstance(map, str | os.PathLike | Board):
+        raise ArgumentError(
+            f"map must be a map name, the path of a map file or a Board, not {what(map)}"
+        )
+    if tickets is not None and not isinstance(tickets, str | os.PathLike):
+        raise ArgumentError(
+            f"tickets must be the path of a ticket deck file (or None), not {what(tickets)}"
+        )
     board = map if isinstance(map, Board) else load_map(map)
     if tickets is not None:
         board = board_with_tickets(board, tickets)
     low, high = board.rules.min_players, board.rules.max_players
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        raise PlayerCountError(board.id, players, low, high)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, not {seed!r}")
+        raise PlayerCountError(board.id, printable(players), low, high)
     rules = game_rules(board, players, resolve_variants(board, variants), options)
     mr = board.rules
 
@@ -368,7 +413,10 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     Each action listed applies without error; every other action is refused
     by :func:`apply`. Empty once the game is over. ``Pass`` is listed only
     when nothing else is legal (E1). Cached on the (immutable) state.
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
     """
+    if type(state) is not GameState:
+        check_state(state)  # a subclass passes; anything else is refused
     cached = state._legal_cache
     if cached is None:
         cached = _compute_legal(state)
@@ -485,8 +533,16 @@ def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``. Pure: ``state`` is never changed.
 
     Raises :class:`IllegalAction` (with a :class:`Reason`) for an action the
-    rules do not allow here.
+    rules do not allow here, a malformed one included (a field of the wrong
+    type: ``malformed_action`` for the seat, else the field's own reason), and
+    :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
+
+    The seat is checked first: an action in the name of a seat that is not
+    to decide is refused (``not_your_turn``) before anything else is looked
+    at, so no message can quote that seat's hand or ticket offer.
     """
+    if type(state) is not GameState:
+        check_state(state)
     pending = state.pending
     if pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no action can be taken")
@@ -494,11 +550,21 @@ def apply(state: GameState, action: Action) -> GameState:
         raise IllegalAction(
             Reason.UNKNOWN_ACTION, f"expected a ttr_core.Action, not {type(action).__name__}"
         )
-    player = action.player
+    try:
+        player = action.player
+    except AttributeError:  # an Action built without __init__
+        player = None
+    # Exactly an int: 0.0, False and "0" compare (or hash) like seat 0 but are
+    # no seat, and would break the game further on.
+    if type(player) is not int:
+        raise IllegalAction(
+            Reason.MALFORMED_ACTION,
+            f"an action's player is a seat number (an int), not {what(player)}",
+        )
     if player != pending.player:
         raise IllegalAction(
             Reason.NOT_YOUR_TURN,
-            f"it is seat {pending.player}'s decision, not seat {player!r}'s",
+            f"it is seat {pending.player}'s decision, not seat {show(player)}'s",
         )
     handler = _HANDLERS.get(type(action))
     rules = state.rules
@@ -507,20 +573,26 @@ def apply(state: GameState, action: Action) -> GameState:
             result = rules.run_apply_action(state, action)
             if result is not None:
                 return result
-        raise IllegalAction(Reason.UNKNOWN_ACTION, f"no rule applies {action!r}")
+        raise IllegalAction(Reason.UNKNOWN_ACTION, f"no rule applies {show(action)}")
     if pending.kind not in _CORE_KINDS:
         raise IllegalAction(
-            Reason.WRONG_PHASE, f"the game waits for a {pending.kind!r} decision, not {action!r}"
+            Reason.WRONG_PHASE,
+            f"the game waits for a {pending.kind!r} decision, not {show(action)}",
         )
     # An action a filter removed is one the core listed, so refusing it before
     # the core's checks reports the same reason, and runs none of its effects.
     if rules.filter and type(action) is not Pass:
+        # Looking it up hashes and compares its fields: check their types first
+        # (the handlers check them again, with the rest).
+        malformed = _field_error(state, action)
+        if malformed is not None:
+            raise malformed
         if state._legal_cache is None:
             legal_actions(state)  # runs the filters, noting what they removed
         removed = state._filtered_out
         if removed is not None and action in removed:
             raise IllegalAction(
-                Reason.VETOED, f"{action!r} is not allowed by variant {removed[action]!r}"
+                Reason.VETOED, f"{show(action)} is not allowed by variant {removed[action]!r}"
             )
     new = handler(state, action)
     # Vetoes are asked only of actions the core allows (so a wrong phase is
@@ -539,6 +611,67 @@ def _wrong_phase(state: GameState, action: Action) -> IllegalAction:
         f"{type(action).__name__} is not allowed now: the game waits for "
         f"{state.pending.kind.replace('_', ' ')}",
     )
+
+
+def _field_error(state: GameState, action: Action) -> IllegalAction | None:
+    """Why a core action's fields (other than its seat) have the wrong types, or
+    ``None``: each field must be exactly of its declared type (an ``int`` is not
+    a bool or a float), so that no field of a refused action is ever used as an
+    index, hashed or compared. The reason is the field's own (``bad_slot``,
+    ``unknown_route``, ``bad_payment``, ``ticket_not_offered``)."""
+    kind = type(action)
+    if kind is DrawFaceUp:
+        assert isinstance(action, DrawFaceUp)
+        if type(action.slot) is not int:
+            return IllegalAction(
+                Reason.BAD_SLOT, f"a face-up slot is an int, not {what(action.slot)}"
+            )
+    elif kind is ClaimRoute:
+        assert isinstance(action, ClaimRoute)
+        if type(action.route) is not int:
+            return IllegalAction(
+                Reason.UNKNOWN_ROUTE, f"a route is an int (its id), not {what(action.route)}"
+            )
+        if type(action.wilds) is not int:
+            return IllegalAction(
+                Reason.BAD_PAYMENT, f"wilds is an int (a count), not {what(action.wilds)}"
+            )
+        color = action.color
+        if color is not None and type(color) is not str:
+            return IllegalAction(
+                Reason.BAD_PAYMENT,
+                f"color is a card colour name (a str) or None, not {what(color)}",
+            )
+    elif kind is KeepTickets:
+        assert isinstance(action, KeepTickets)
+        chosen = action.tickets
+        if type(chosen) is not frozenset:
+            return IllegalAction(
+                Reason.MALFORMED_ACTION,
+                f"KeepTickets.tickets is a frozenset of ticket ids, not {what(chosen)}",
+            )
+        stray = [t for t in chosen if type(t) is not int]
+        if stray:
+            return IllegalAction(
+                Reason.NOT_OFFERED,
+                f"tickets are ids (ints): {_some(stray)} cannot have been offered",
+            )
+    return None
+
+
+def _refused_fields(state: GameState, action: Action) -> IllegalAction:
+    """The error of an action whose field types a handler found wrong."""
+    error = _field_error(state, action)
+    assert error is not None
+    return error
+
+
+def _some(values: Iterable[object], most: int = 5) -> str:
+    """Up to ``most`` values for a message (``...`` if there are more)."""
+    shown = [show(v) for v in itertools.islice(values, most + 1)]
+    if len(shown) > most:
+        return f"{', '.join(shown[:most])} ..."
+    return ", ".join(shown)
 
 
 def _supply(state: GameState) -> _Supply:
@@ -583,14 +716,49 @@ def _apply_draw_blind(state: GameState, action: Action) -> GameState:
     return _take_card_blind(state, supply, seat, drawn, second=kind == _SECOND)
 
 
-def _with_card(players: tuple[PlayerState, ...], seat: int, card: int) -> tuple[PlayerState, ...]:
-    """``players`` with one more card of index ``card`` in ``seat``'s hand."""
+def _with_card(
+    players: tuple[PlayerState, ...], seat: int, card: int, seen: bool = False
+) -> tuple[PlayerState, ...]:
+    """``players`` with one more card of index ``card`` in ``seat``'s hand; a card
+    every player ``seen`` taken (face up) is known too."""
     player = players[seat]
     hand = player.hand
-    counts = hand.counts
-    counts = (*counts[:card], counts[card] + 1, *counts[card + 1 :])
-    new = replace_player(player, hand=Hand(counts, hand.names))
+    # list, add, tuple: cheaper than slicing a new tuple together.
+    more = list(hand.counts)
+    more[card] += 1
+    if seen:  # known_plus, inlined: this is the hot path of face-up draws
+        known = list(player.known or _no_known(len(more)))
+        known[card] += 1
+        new = replace_player(player, hand=Hand(tuple(more), hand.names), known=tuple(known))
+    else:
+        new = replace_player(player, hand=Hand(tuple(more), hand.names))
     return (*players[:seat], new, *players[seat + 1 :])
+
+
+def _no_known(kinds: int) -> tuple[int, ...]:
+    """``PlayerState.known`` with no card known, written out (``kinds`` zeros)."""
+    return (0,) * kinds
+
+
+def known_plus(known: tuple[int, ...], card: int, kinds: int) -> tuple[int, ...]:
+    """``PlayerState.known`` once card ``card`` was taken face up (``kinds``: cards
+    of the map)."""
+    more = list(known or _no_known(kinds))
+    more[card] += 1
+    return tuple(more)
+
+
+def known_minus(known: tuple[int, ...], paid: Iterable[tuple[int, int]]) -> tuple[int, ...]:
+    """``PlayerState.known`` once ``paid`` (``(card index, count)`` pairs) left the
+    hand: the cards paid are taken from the known ones first, as far as they go
+    (``()`` once none is known)."""
+    if not known:
+        return known
+    left = list(known)
+    for card, n in paid:
+        have = left[card]
+        left[card] = have - n if have > n else 0
+    return tuple(left) if any(left) else ()
 
 
 def _take_card_blind(
@@ -608,20 +776,27 @@ def _take_card_blind(
 
 
 def _card_changes(
-    state: GameState, supply: _Supply, seat: int, counts: list[int]
+    state: GameState,
+    supply: _Supply,
+    seat: int,
+    counts: list[int],
+    known: tuple[int, ...] | None = None,
 ) -> dict[str, Any]:
-    return {
-        "players": _replace_player(state.players, seat, _with_hand(state.players[seat], counts)),
-        **supply.state_fields(),
-    }
+    """The state fields once ``seat``'s hand holds ``counts`` (and, if given, its
+    ``known`` cards are those) and the supply is as ``supply`` has it."""
+    player = state.players[seat]
+    new = _with_hand(player, counts) if known is None else _with_hand(player, counts, known=known)
+    return {"players": _replace_player(state.players, seat, new), **supply.state_fields()}
 
 
 def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
     assert state.pending is not None and isinstance(action, DrawFaceUp)
+    slot = action.slot
+    if type(slot) is not int:
+        raise _refused_fields(state, action)
     kind = state.pending.kind
     if kind != _TURN and kind != _SECOND:
         raise _wrong_phase(state, action)
-    slot = action.slot
     card = face_up_card(state, slot)
     wild = state.board.wild
     if kind == _SECOND and card == wild:
@@ -638,24 +813,28 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
             # The common case, without the supply machinery: refilled from the
             # top of the deck, no reset (E3) needed.
             changes: dict[str, Any] = {
-                "players": _with_card(state.players, seat, card),
+                "players": _with_card(state.players, seat, card, seen=True),
                 "deck": deck[1:],
                 "display": refilled,
             }
             return _after_face_up(state, changes, kind, card, seat)
     supply = _supply(state)
     supply.refill(slot, board)
-    counts = list(state.players[seat].hand.counts)
+    player = state.players[seat]
+    counts = list(player.hand.counts)
     counts[card] += 1
-    return _after_face_up(state, _card_changes(state, supply, seat, counts), kind, card, seat)
+    known = known_plus(player.known, card, len(counts))
+    return _after_face_up(
+        state, _card_changes(state, supply, seat, counts, known), kind, card, seat
+    )
 
 
 def face_up_card(state: GameState, slot: object) -> int:
     """The card in face-up ``slot`` (``IllegalAction`` for no such slot, or an empty one)."""
-    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(state.display):
+    if type(slot) is not int or not 0 <= slot < len(state.display):
         raise IllegalAction(
             Reason.BAD_SLOT,
-            f"slot {slot!r} does not exist: slots are 0 to {len(state.display) - 1}",
+            f"slot {show(slot)} does not exist: slots are 0 to {len(state.display) - 1}",
         )
     card = state.display[slot]
     if card is None:
@@ -693,8 +872,8 @@ def route_claim_error(state: GameState, rid: object, owner: int) -> IllegalActio
     a pair; a seat must have the cars.
     """
     board = state.board
-    if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < len(board.routes):
-        return IllegalAction(Reason.UNKNOWN_ROUTE, f"there is no route {rid!r} on {board.id}")
+    if type(rid) is not int or not 0 <= rid < len(board.routes):
+        return IllegalAction(Reason.UNKNOWN_ROUTE, f"there is no route {show(rid)} on {board.id}")
     route = board.routes[rid]
     desc = f"route {rid} ({route.a}–{route.b}, {route.color} {route.length})"
     if state.owners[rid] != UNCLAIMED:
@@ -735,9 +914,9 @@ def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
     desc = f"route {rid} ({route.a}–{route.b}, {route.color} {route.length})"
     player = state.players[seat]
     wilds = action.wilds
-    if isinstance(wilds, bool) or not isinstance(wilds, int) or not 0 <= wilds <= route.length:
+    if type(wilds) is not int or not 0 <= wilds <= route.length:
         return IllegalAction(
-            Reason.BAD_PAYMENT, f"wilds must be 0 to {route.length}, not {wilds!r}"
+            Reason.BAD_PAYMENT, f"wilds must be 0 to {route.length}, not {show(wilds)}"
         )
     color = action.color
     counts = player.hand.counts
@@ -747,10 +926,10 @@ def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
                 Reason.BAD_PAYMENT, "a payment with wilds alone names no colour (color=None)"
             )
     else:
-        if color not in board.colors:
+        if type(color) is not str or color not in board.colors:
             return IllegalAction(
                 Reason.BAD_PAYMENT,
-                f"colour {color!r} is not a card colour "
+                f"colour {show(color)} is not a card colour "
                 f"(expected one of {', '.join(board.colors)})",
             )
         if route.color != GRAY and color != route.color:
@@ -774,6 +953,13 @@ def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
 
 def _apply_claim(state: GameState, action: Action) -> GameState:
     assert state.pending is not None and isinstance(action, ClaimRoute)
+    color = action.color
+    if (
+        type(action.route) is not int
+        or type(action.wilds) is not int
+        or (color is not None and type(color) is not str)
+    ):
+        raise _refused_fields(state, action)
     if state.pending.kind != _TURN:
         raise _wrong_phase(state, action)
     error = _claim_error(state, action)
@@ -813,7 +999,8 @@ def _claim_changes(
     """The state fields a claim changes.
 
     A seat pays ``paid`` (``(card index, count)`` pairs) from its hand into
-    the discard pile, places the route's cars and scores its points; an
+    the discard pile (its known cards of the kinds paid go first, see
+    :func:`known_minus`), places the route's cars and scores its points; an
     owner that is not a seat pays and places nothing here. Empty slots and
     too many face-up wilds are then dealt with as soon as the discarded cards
     allow (E3/E4).
@@ -828,15 +1015,26 @@ def _claim_changes(
     player = state.players[owner]
     counts = list(player.hand.counts)
     discard = list(state.discard)
-    for card, n in paid:
-        counts[card] -= n
-        discard[card] += n
+    known = player.known
+    if known:  # known_minus, inlined (the claim's hot path)
+        left = list(known)
+        for card, n in paid:
+            counts[card] -= n
+            discard[card] += n
+            have = left[card]
+            left[card] = have - n if have > n else 0
+        known = tuple(left) if any(left) else ()
+    else:
+        for card, n in paid:
+            counts[card] -= n
+            discard[card] += n
     new_player = _with_hand(
         player,
         counts,
         cars=player.cars - route.length,
         routes=(*player.routes, route_id),
         score=player.score + board.rules.route_points[route.length],
+        known=known,
     )
     changes["players"] = _replace_player(state.players, owner, new_player)
     changes["discard"] = tuple(discard)
@@ -890,14 +1088,19 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
 def _apply_keep(state: GameState, action: Action) -> GameState:
     pending = state.pending
     assert pending is not None and isinstance(action, KeepTickets)
+    chosen = action.tickets
+    if type(chosen) is not frozenset:
+        raise _refused_fields(state, action)
+    for ticket in chosen:  # a loop: cheaper than any() over a generator
+        if type(ticket) is not int:
+            raise _refused_fields(state, action)
     if pending.kind != _KEEP and pending.kind != _START:
         raise _wrong_phase(state, action)
-    chosen = action.tickets
-    stray = sorted((t for t in chosen if t not in pending.offered), key=repr)
+    stray = sorted(t for t in chosen if t not in pending.offered)
     if stray:
         raise IllegalAction(
             Reason.NOT_OFFERED,
-            f"tickets {stray} were not offered (offered: {list(pending.offered)})",
+            f"tickets {_some(stray)} were not offered (offered: {list(pending.offered)})",
         )
     if len(chosen) < pending.min_keep:
         raise IllegalAction(
@@ -984,7 +1187,9 @@ def end_turn(state: GameState) -> GameState:
 
     For plugins whose own actions (``ttr_apply_action``) complete a turn: the
     final-round count, the next seat and the between-turns hooks all follow.
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
     """
+    check_state(state)
     if state.pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no turn can end")
     if state.pending.kind in (_KEEP, _START):
@@ -996,5 +1201,10 @@ def end_turn(state: GameState) -> GameState:
 
 
 def is_over(state: GameState) -> bool:
-    """Whether the game has ended (no player has a decision to make)."""
+    """Whether the game has ended (no player has a decision to make).
+
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
+    """
+    if type(state) is not GameState:
+        check_state(state)
     return state.termination is not None

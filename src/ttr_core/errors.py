@@ -22,6 +22,9 @@ class Reason(enum.StrEnum):
     """Machine-readable reason codes carried by :class:`IllegalAction`."""
 
     GAME_OVER = "game_over"
+    #: An action whose fields have the wrong types (a seat that is not an
+    #: ``int``, ``KeepTickets.tickets`` that is not a set of ticket ids).
+    MALFORMED_ACTION = "malformed_action"
     NOT_YOUR_TURN = "not_your_turn"
     WRONG_PHASE = "wrong_phase"
     UNKNOWN_ACTION = "unknown_action"
@@ -181,3 +184,28 @@ class MapWarning(TtrWarning):
 
 class GameNotOverError(TtrError):
     """Final scores were asked of a game that has not ended."""
+
+
+# Quoting untrusted values in messages
+
+
+def show(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, whatever ``value`` is: cut to about
+    ``limit`` characters, and never failing (an int too long to print, an
+    object whose ``repr`` raises)."""
+    if type(value) is int and value.bit_length() > 200:
+        return f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:  # any failure of repr: describe the value by its type
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def printable(value: object) -> object:
+    """``value`` if a message may quote it with ``{value!r}``, else :func:`show`'s text."""
+    if type(value) in (str, float, bool, type(None)):
+        return value
+    if type(value) is int and value.bit_length() <= 200:
+        return value
+    return show(value)

@@ -9,8 +9,47 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .errors import ArgumentError
+
 #: ``route_color`` value of a gray route.
 ANY_COLOR = -1
+
+
+def _whole(name: str, value: object, low: int, high: int | None = None) -> int:
+    """``value`` if it is an ``int`` (not a bool) from ``low`` up to ``high``, else
+    :class:`ArgumentError` naming the argument."""
+    if type(value) is not int or value < low or (high is not None and value > high):
+        try:
+            shown = repr(value)[:60] if type(value) is not int or value.bit_length() < 200 else ""
+        except Exception:  # any failure of repr: describe the value by its type
+            shown = ""
+        span = f"from {low}" if high is None else f"from {low} to {high}"
+        raise ArgumentError(
+            f"{name} must be a whole number (int) {span}, not {type(value).__name__} {shown}"
+        )
+    return value
+
+
+def _check(route_color: object, length: object, counts: object, wild: object) -> None:
+    """Refuse arguments :func:`payment_options` cannot use (:class:`ArgumentError`)."""
+    if isinstance(counts, str | bytes) or not isinstance(counts, Sequence):
+        raise ArgumentError(
+            f"counts must be a sequence of card counts (by card index), not {type(counts).__name__}"
+        )
+    if len(counts) < 2:
+        raise ArgumentError(
+            f"counts must hold a count per card index, colours and wild, not {len(counts)}"
+        )
+    for index, count in enumerate(counts):
+        _whole(f"counts[{index}]", count, 0)
+    wild = _whole("wild", wild, 0, len(counts) - 1)
+    _whole("length", length, 1)
+    if route_color != ANY_COLOR:
+        colour = _whole("route_color", route_color, ANY_COLOR, len(counts) - 1)
+        if colour == wild:
+            raise ArgumentError(
+                f"route_color must be a colour's card index or {ANY_COLOR} (gray), not the wild's"
+            )
 
 
 def payment_ranges(
@@ -42,7 +81,13 @@ def payment_ranges(
 def payment_options(
     route_color: int, length: int, counts: Sequence[int], wild: int
 ) -> list[tuple[int | None, int]]:
-    """Every distinct payment as ``(colour index or None for wilds alone, wilds)``."""
+    """Every distinct payment as ``(colour index or None for wilds alone, wilds)``.
+
+    Raises :class:`ArgumentError` for an argument of the wrong type or out of
+    range (``counts`` must hold a count ≥ 0 per card index, ``wild`` one of
+    them, ``route_color`` another or ``ANY_COLOR``, ``length`` ≥ 1).
+    """
+    _check(route_color, length, counts, wild)
     options: list[tuple[int | None, int]] = []
     for colour, fewest, most in payment_ranges(route_color, length, counts, wild):
         for wilds in range(fewest, most + 1):

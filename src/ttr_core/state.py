@@ -74,8 +74,10 @@ class PlayerState:
     routes: tuple[int, ...]
     score: int
     play_points: int = 0
-    #: Cards in the hand every player knows of, by card index (cards taken
-    #: face up stay known until played); ``()`` when none are.
+    #: Cards in the hand every player knows of, as a count per card index
+    #: (cards taken face up stay known until played: the engine adds a card
+    #: taken face up and takes cards paid from the known ones first); ``()``
+    #: when none are. Never more of a card than the hand holds.
     known: tuple[int, ...] = ()
 
 
