@@ -52,5 +52,5 @@ def test_the_display_is_shown_by_card_name() -> None:
 
 @pytest.mark.parametrize("seat", [-1, 2, "0", True])
 def test_a_view_for_a_seat_that_does_not_exist_is_refused(seat: object) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ttr_core.ArgumentError, match="seat"):
         ttr_core.player_view(new_started(), seat)  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .actions import Action
-from .errors import OptionError, PluginError
+from .errors import OptionError, PluginError, show
 from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, NonSeatOwner, VariantOption
 from .scoring import ScoreLine
 from .state import GameState, Hand, Pending, PlayerState
@@ -65,7 +65,8 @@ def _bad(impl: HookImpl, problem: str) -> NoReturn:
 
 
 def _kind(value: object) -> str:
-    return f"{type(value).__name__} {value!r}" if len(repr(value)) < 60 else type(value).__name__
+    text = show(value)
+    return f"{type(value).__name__} {text}" if len(text) < 60 else type(value).__name__
 
 
 def _sequence(impl: HookImpl, result: object, what: str) -> Sequence[Any]:
@@ -187,19 +188,21 @@ def option_value(variant: str, opt: VariantOption, value: object) -> Any:
     where = f"option {variant}.{opt.name}"
     kind = opt.type
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) > 2**1023:
+            raise OptionError(f"{where} must be a finite number, not {show(value)}")
         value = float(value)
     if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
         raise OptionError(f"{where} must be {_TYPE_NAMES[kind]}, not {_kind(value)}")
     if isinstance(value, float) and not math.isfinite(value):
-        raise OptionError(f"{where} must be a finite number, not {value!r}")
+        raise OptionError(f"{where} must be a finite number, not {show(value)}")
     if opt.choices and value not in opt.choices:
         allowed = ", ".join(repr(c) for c in opt.choices)
-        raise OptionError(f"{where} must be one of {allowed}, not {value!r}")
+        raise OptionError(f"{where} must be one of {allowed}, not {show(value)}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if opt.low is not None and value < opt.low:
-            raise OptionError(f"{where} must be at least {opt.low}, not {value!r}")
+            raise OptionError(f"{where} must be at least {opt.low}, not {show(value)}")
         if opt.high is not None and value > opt.high:
-            raise OptionError(f"{where} must be at most {opt.high}, not {value!r}")
+            raise OptionError(f"{where} must be at most {opt.high}, not {show(value)}")
     return value
 
 
@@ -377,6 +380,8 @@ def score_lines(impl: HookImpl, result: object, seats: int) -> list[tuple[ScoreL
                 _bad(impl, f"returned {_kind(line)} for seat {seat}, not a ScoreLine")
             if isinstance(line.points, bool) or not isinstance(line.points, int):
                 _bad(impl, f"scored {line.points!r} for seat {seat}: points are whole numbers")
+            if line.shown not in ("all", "owner", "end"):
+                _bad(impl, f"marked a line shown={line.shown!r}: use 'all', 'owner' or 'end'")
         checked.append(tuple(lines))
     return checked
 
@@ -428,3 +433,59 @@ def non_seat_owners(
         if owner.routes:
             _bad(impl, f"owner {number}: leave routes empty, the core fills them in")
     return owners
+
+
+# ---------------------------------------------------------------------------
+# Determinization
+# ---------------------------------------------------------------------------
+
+
+def determinized(impl: HookImpl, before: GameState, result: object) -> GameState:
+    """``ttr_determinize``: ``None`` keeps ``before``; else a consistent state of the same
+    game (the full state check) whose new variant state keys start with the variant
+    name and whose visible core facts (hands, tickets held, cars, routes, scores,
+    owners, display, ticket discard pile, turn, end, whose decision of what kind and
+    which tickets are on offer) are those of ``before``: the hook sets variant state
+    (and the data of a variant's own pending decision), nothing else."""
+    if result is None:
+        return before
+    if not isinstance(result, GameState):
+        _bad(impl, f"must return a GameState or None, not {_kind(result)}")
+    check_state(impl, before, result)
+    old = dict(before.variant_state)
+    for key, _ in result.variant_state:
+        if key not in old and key != impl.variant and not key.startswith(impl.variant + "."):
+            _bad(
+                impl,
+                f"created variant state key {key!r}: keys start with the variant name "
+                f"({impl.variant!r} or {impl.variant + '.…'!r})",
+            )
+    changed = [
+        name
+        for name in (
+            "players",
+            "owners",
+            "display",
+            "ticket_discard",
+            "start_offers",
+            "turn",
+            "final_turns",
+            "passes",
+            "termination",
+        )
+        if getattr(result, name) != getattr(before, name)
+    ]
+    a, b = before.pending, result.pending
+    if (a is None) != (b is None) or (
+        a is not None
+        and b is not None
+        and (a.kind, a.player, a.offered, a.min_keep) != (b.kind, b.player, b.offered, b.min_keep)
+    ):
+        changed.append("pending")
+    if changed:
+        _bad(
+            impl,
+            f"changed what the view shows ({', '.join(changed)}): it may set the variant's "
+            "state and the data of the variant's own pending decision, nothing else",
+        )
+    return result

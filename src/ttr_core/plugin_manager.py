@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from .actions import Action
     from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
+    from .views import PlayerView
 
 #: Set ``TTR_TRACE_HOOKS=1`` to print every hook call (hook and variant) to stderr.
 TRACE_ENV = "TTR_TRACE_HOOKS"
@@ -411,6 +413,7 @@ class GameRules:
     tie_break: Impls = attrs.field(repr=False)
     player_view: Impls = attrs.field(repr=False)
     non_seat_owners: Impls = attrs.field(repr=False)
+    determinize: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -561,6 +564,12 @@ class GameRules:
                     shown[key] = value
         return shown
 
+    def run_determinize(self, state: GameState, view: PlayerView, rng: random.Random) -> GameState:
+        """Run the ``ttr_determinize`` chain (results always fully checked: once per call)."""
+        for impl in self.determinize:
+            state = hookcheck.determinized(impl, state, impl(state, view, rng))
+        return state
+
     def run_non_seat_owners(self, state: GameState) -> list[NonSeatOwner]:
         """The non-seat owners the variants declare, in variant order."""
         found: list[NonSeatOwner] = []
@@ -674,4 +683,5 @@ def _resolve_rules(
         tie_break=impls("ttr_tie_break"),
         player_view=impls("ttr_player_view"),
         non_seat_owners=impls("ttr_non_seat_owners"),
+        determinize=impls("ttr_determinize"),
     )

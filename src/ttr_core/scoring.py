@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from .errors import GameNotOverError
+from .errors import ArgumentError, GameNotOverError
 from .hookspecs import NonSeatOwner
 from .state import GameState, Termination
 from .views import non_seat_owners
@@ -27,6 +27,11 @@ class ScoreLine:
     points: int
     ref: int | None = None
     detail: tuple[str, ...] = ()
+    #: Who may see the line during play (:func:`player_score_sheets`):
+    #: ``"all"`` for public facts, ``"owner"`` for the sheet's own seat only
+    #: (its tickets), ``"end"`` for no seat until the game is over (a bonus
+    #: ranked by secret values). Every line is shown once the game is over.
+    shown: str = "all"
 
 
 @attrs.frozen
@@ -115,7 +120,11 @@ def completed_tickets(state: GameState, player: int) -> tuple[bool, ...]:
 
 
 def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
-    """Every player's score sheet for the state as it is (the game need not be over)."""
+    """Every player's score sheet for the state as it is (the game need not be over).
+
+    During play these are a provisional count that shows every seat's
+    tickets and secret values: send a player :func:`player_score_sheets`.
+    """
     board = state.board
     rules = state.rules
     plugin_lines = rules.run_score_lines(state) if rules.score_lines else []
@@ -142,13 +151,71 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
                 failed += 1
             status = "completed" if done else "failed"
             label = f"Ticket {ticket.a} – {ticket.b} ({ticket.points}): {status}"
-            lines.append(ScoreLine("ticket", label, points, ref=ticket_id))
+            lines.append(ScoreLine("ticket", label, points, ref=ticket_id, shown=OWNER))
         for per_plugin in plugin_lines:
             for line in per_plugin[seat]:
                 lines.append(line)
                 total += line.points
         sheets.append(ScoreSheet(seat, tuple(lines), total, completed, failed))
     return tuple(sheets)
+
+
+#: ``ScoreLine.shown`` values: every seat, the sheet's own seat only, nobody before the end.
+ALL, OWNER, END = "all", "owner", "end"
+SHOWN = (ALL, OWNER, END)
+#: Kind of the line that stands, during play, for the lines a sheet withholds.
+WITHHELD = "withheld"
+
+
+def player_score_sheets(state: GameState, player: int) -> tuple[ScoreSheet, ...]:
+    """Every seat's score sheet as seat ``player`` may see it: what a server sends a player.
+
+    Once the game is over, every sheet in full (as :func:`score_sheets`).
+    During play a sheet shows only the lines ``player`` may see, by each
+    line's ``shown``: public lines (start score, routes, points scored during
+    play, merchandise, longest path, loans, attractions ...) on every sheet;
+    ticket lines on ``player``'s own sheet only; lines ranked by secret values
+    (the toll bonus) on none. The lines a sheet withholds are replaced by one
+    line of kind ``"withheld"`` worth 0 points, whose label names them
+    ("Shown at the end: 3 tickets, toll bonus") and whose ``detail`` lists
+    their kinds; such a sheet's ``total`` is the total of the lines shown,
+    and on another seat's sheet ``tickets_completed`` and ``tickets_failed``
+    are 0. So the sheets never tell more than ``player_view(state, player)``.
+
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState` or
+    ``player`` is not one of its seats.
+    """
+    if not isinstance(state, GameState):
+        raise ArgumentError(f"state must be a GameState, not {type(state).__name__}")
+    if (
+        isinstance(player, bool)
+        or not isinstance(player, int)
+        or not 0 <= player < state.num_players
+    ):
+        raise ArgumentError(
+            f"player must be a seat from 0 to {state.num_players - 1}, not {player!r}"
+        )
+    sheets = score_sheets(state)
+    if state.is_over:
+        return sheets
+    return tuple(_as_seen(sheet, sheet.player == player) for sheet in sheets)
+
+
+def _as_seen(sheet: ScoreSheet, own: bool) -> ScoreSheet:
+    """``sheet`` during play, as its own seat (``own``) or another seat may see it."""
+    visible = (ALL, OWNER) if own else (ALL,)
+    shown = [line for line in sheet.lines if line.shown in visible]
+    withheld = [line.kind for line in sheet.lines if line.shown not in visible]
+    if not withheld:
+        return sheet
+    tickets = withheld.count("ticket")
+    parts = [f"{tickets} ticket{'s' if tickets != 1 else ''}"] if tickets else []
+    parts += [kind.replace("_", " ") for kind in dict.fromkeys(withheld) if kind != "ticket"]
+    label = f"Shown at the end: {', '.join(parts)}"
+    shown.append(ScoreLine(WITHHELD, label, 0, detail=tuple(withheld)))
+    total = sum(line.points for line in shown)
+    completed, failed = (sheet.tickets_completed, sheet.tickets_failed) if own else (0, 0)
+    return ScoreSheet(sheet.player, tuple(shown), total, completed, failed)
 
 
 def winners(sheets: Sequence[ScoreSheet], state: GameState | None = None) -> tuple[int, ...]:

@@ -14,13 +14,19 @@ from typing import Any
 import attrs
 
 from .board import Board, FrozenMap
+from .errors import ArgumentError, show
 from .hookspecs import NonSeatOwner
-from .state import GameState, Hand
+from .state import GameState, Hand, Termination
 
 
 @attrs.frozen
 class SeatView:
-    """The public facts about one seat."""
+    """The public facts about one seat.
+
+    ``known`` is the part of its hand every player knows of: cards it took
+    face up and has not played yet, as card name → count (only cards it
+    holds; empty when none is known).
+    """
 
     seat: int
     hand_size: int
@@ -28,11 +34,34 @@ class SeatView:
     cars: int
     routes: tuple[int, ...]
     score: int
+    known: Mapping[str, int] = attrs.field(factory=FrozenMap)
+
+    @staticmethod
+    def _known(
+        known: tuple[int, ...], hand: tuple[int, ...], names: tuple[str, ...]
+    ) -> Mapping[str, int]:
+        """``PlayerState.known`` as a view shows it (never more than the hand holds)."""
+        if not known:
+            return _NONE_KNOWN
+        return FrozenMap(
+            (name, k if k < held else held)
+            for name, k, held in zip(names, known, hand, strict=False)
+            if k and held
+        )
+
+
+_NONE_KNOWN: Mapping[str, int] = FrozenMap()
 
 
 @attrs.frozen
 class PlayerView:
-    """What seat ``viewer`` may see. ``display`` gives card names (``None``: empty slot)."""
+    """What seat ``viewer`` may see. ``display`` gives card names (``None``: empty slot).
+
+    A view holds no part of the game state itself, only values (the board
+    is public map data), so an app may send it to that seat as it is. It
+    carries every public fact :func:`ttr_core.determinize` needs to rebuild
+    a whole state from it.
+    """
 
     viewer: int
     board: Board = attrs.field(repr=False)
@@ -56,16 +85,43 @@ class PlayerView:
     variants: Mapping[str, Any] = attrs.field(factory=FrozenMap)
     #: Owners of routes that are not seats (a neutral player), with their routes.
     others: tuple[NonSeatOwner, ...] = ()
+    # The public facts below let ``determinize`` rebuild a full state from a view.
+    #: The game's variants, in the game's order (``state.rules.variants``).
+    variant_names: tuple[str, ...] = ()
+    #: The game's variant options, every one with its value (``state.rules.options``):
+    #: ``((variant, ((name, value), ...)), ...)``.
+    options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    #: Tickets on offer in the pending decision, whoever decides (only their number).
+    offer_size: int = 0
+    #: How many of those must be kept, whoever decides.
+    offer_min_keep: int = 0
+    #: Tickets dealt to each seat still to make its starting choice (only their number),
+    #: in seat order after the seat deciding now.
+    start_offer_sizes: tuple[int, ...] = ()
+    #: Consecutive passes (engine decision E2).
+    passes: int = 0
+    #: Shuffles done so far.
+    shuffles: int = 0
+    #: How the game ended, or ``None`` while it goes on.
+    termination: Termination | None = None
 
 
 def player_view(state: GameState, player: int) -> PlayerView:
-    """What ``player`` may see of ``state``."""
+    """What ``player`` may see of ``state``.
+
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState` or
+    ``player`` is not one of its seats (an ``int`` from 0; not a bool or float).
+    """
+    if not isinstance(state, GameState):
+        raise ArgumentError(f"state must be a GameState, not {type(state).__name__}")
     if (
         isinstance(player, bool)
         or not isinstance(player, int)
         or not 0 <= player < state.num_players
     ):
-        raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, not {player!r}")
+        raise ArgumentError(
+            f"player must be a seat from 0 to {state.num_players - 1}, not {show(player)}"
+        )
     pending = state.pending
     mine = pending is not None and pending.player == player
     names = state.board.card_names
@@ -88,7 +144,15 @@ def player_view(state: GameState, player: int) -> PlayerView:
         ticket_discard_size=len(state.ticket_discard),
         ticket_discard=state.ticket_discard,
         seats=tuple(
-            SeatView(seat, p.hand.total, len(p.tickets), p.cars, p.routes, p.score)
+            SeatView(
+                seat,
+                p.hand.total,
+                len(p.tickets),
+                p.cars,
+                p.routes,
+                p.score,
+                SeatView._known(p.known, p.hand.counts, names),
+            )
             for seat, p in enumerate(state.players)
         ),
         turn=state.turn,
@@ -96,6 +160,14 @@ def player_view(state: GameState, player: int) -> PlayerView:
         is_over=state.is_over,
         variants=FrozenMap(variants),
         others=non_seat_owners(state),
+        variant_names=rules.variants,
+        options=rules.options,
+        offer_size=0 if pending is None else len(pending.offered),
+        offer_min_keep=0 if pending is None else pending.min_keep,
+        start_offer_sizes=tuple(len(offer) for offer in state.start_offers),
+        passes=state.passes,
+        shuffles=state.shuffles,
+        termination=state.termination,
     )
 
 

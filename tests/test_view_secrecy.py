@@ -1,0 +1,349 @@
+"""Views an app can send (E17): nothing a seat may not see is reachable from its view.
+
+Two ways of checking. A walk over everything reachable from the view (attrs
+fields, mappings, sequences; the board is public map data and is skipped)
+finds no game state, no other seat's hand or tickets. And states that differ
+only in what a seat cannot see — another hand's cards against the deck, the
+deck's order, the discard pile, another seat's tickets and offers, another
+seat's toll value, the seed — give that seat equal views.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, cast
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ttr_plugins.tolls import tolls
+
+import ttr_core
+from ttr_core import ArgumentError, Board, GameRules, GameState, Hand, Pending, PlayerState
+
+from .test_determinize import BOARDS, CONFIGS, IDS, play_randomly
+
+# ---------------------------------------------------------------------------
+# Walking the view
+# ---------------------------------------------------------------------------
+
+
+def reachable(value: object, path: str = "view") -> Iterator[tuple[str, object]]:
+    """Every value reachable from ``value``, with its path; boards are not entered."""
+    yield path, value
+    if isinstance(value, Board | GameRules):
+        return
+    if isinstance(value, Hand):
+        return  # a mapping of card names; its counts are the value itself
+    if attrs.has(type(value)):
+        for field in attrs.fields(cast(Any, type(value))):
+            yield from reachable(getattr(value, field.name), f"{path}.{field.name}")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from reachable(key, f"{path}[{key!r}] (key)")
+            yield from reachable(item, f"{path}[{key!r}]")
+    elif isinstance(value, tuple | list | set | frozenset):
+        for i, item in enumerate(value):
+            yield from reachable(item, f"{path}[{i}]")
+
+
+def hidden_values(state: GameState, viewer: int) -> dict[str, object]:
+    """Values a view for ``viewer`` must not hold. Short tuples are left out: they
+    may equal a public one by chance (a seat's routes, the ticket discard pile)."""
+    found: dict[str, object] = {}
+    for seat, player in enumerate(state.players):
+        if seat != viewer:
+            if player.hand.total:
+                found[f"hand of seat {seat}"] = player.hand
+                found[f"hand counts of seat {seat}"] = player.hand.counts
+            if len(player.tickets) >= 2:
+                found[f"tickets of seat {seat}"] = player.tickets
+                found[f"tickets of seat {seat}, sorted"] = tuple(sorted(player.tickets))
+    if len(state.deck) >= 3:
+        found["deck"] = state.deck
+        found["deck, sorted"] = tuple(sorted(state.deck))
+    if any(state.discard):
+        found["discard pile"] = state.discard
+    pending = state.pending
+    if pending is not None and pending.player != viewer and len(pending.offered) >= 2:
+        found["offer of another seat"] = pending.offered
+    for seat, offer in enumerate(state.start_offers):
+        if len(offer) >= 2:
+            found[f"starting offer {seat}"] = offer
+    if len(state.ticket_deck) >= 3:
+        found["ticket deck"] = state.ticket_deck
+    return found
+
+
+def public_values(view: Any) -> list[object]:
+    """What the view shows anyway: a hidden value equal to one of these is a coincidence."""
+    shown: list[object] = [view.hand, view.hand.counts, view.tickets, view.offered]
+    shown += [view.ticket_discard, *(seat.routes for seat in view.seats)]
+    shown += [other.routes for other in view.others]
+    return shown
+
+
+@pytest.mark.parametrize(("map", "players", "variants"), CONFIGS, ids=IDS)
+@settings(max_examples=20)
+@given(seed=st.integers(0, 2**32), actions=st.integers(0, 400))
+def test_nothing_hidden_is_reachable_from_a_view(
+    map: str, players: int, variants: Sequence[str] | None, seed: int, actions: int
+) -> None:
+    state = play_randomly(map, players, variants, seed, actions)
+    for viewer in range(players):
+        view = ttr_core.player_view(state, viewer)
+        secrets = hidden_values(state, viewer)
+        public = public_values(view)
+        for path, value in reachable(view):
+            assert not isinstance(value, GameState | PlayerState | Pending | GameRules), path
+            assert not isinstance(value, Hand) or path == "view.hand", path
+            for what, secret in secrets.items():
+                if type(value) is type(secret) and value == secret and value not in public:
+                    pytest.fail(f"{path} holds {what}: {value!r}")
+        if "tolls" in state.rules.variants:
+            shown = {k: v for k, v in view.variants.items() if k.startswith("tolls")}
+            assert shown == {
+                "tolls.holdings": tolls(state).holdings[viewer],
+                "tolls.loans": tolls(state).loans,
+            }
+
+
+def test_the_view_has_no_field_for_a_deck_or_another_seats_things() -> None:
+    fields = {f.name for f in attrs.fields(ttr_core.PlayerView)}
+    assert not fields & {"deck", "ticket_deck", "players", "discard", "seed", "start_offers"}
+    seat_fields = {f.name for f in attrs.fields(ttr_core.SeatView)}
+    assert not seat_fields & {"hand", "tickets", "offered", "holdings"}
+
+
+# ---------------------------------------------------------------------------
+# States that differ only in what the viewer cannot see
+# ---------------------------------------------------------------------------
+
+
+def _replace(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*items[:i], value, *items[i + 1 :])
+
+
+def unknown_cards(player: PlayerState) -> list[int]:
+    """The cards of a hand that nobody but its seat knows of (not taken face up)."""
+    known = player.known or (0,) * len(player.hand.counts)
+    return [
+        card
+        for card, (n, k) in enumerate(zip(player.hand.counts, known, strict=True))
+        for _ in range(n - k)
+    ]
+
+
+def swap_hand_and_deck(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """Exchange one of ``seat``'s unknown cards with a deck card of another colour."""
+    player = state.players[seat]
+    for card in rng.sample(unknown_cards(player), len(unknown_cards(player))):
+        for i, other in enumerate(state.deck):
+            if other != card:
+                counts = list(player.hand.counts)
+                counts[card] -= 1
+                counts[other] += 1
+                new = attrs.evolve(player, hand=Hand(tuple(counts), player.hand.names))
+                return attrs.evolve(
+                    state,
+                    players=_replace(state.players, seat, new),
+                    deck=_replace(state.deck, i, card),
+                )
+    return None
+
+
+def reorder_deck(state: GameState, rng: random.Random) -> GameState | None:
+    deck = list(state.deck)
+    rng.shuffle(deck)
+    return None if tuple(deck) == state.deck else attrs.evolve(state, deck=tuple(deck))
+
+
+def swap_discard_and_deck(state: GameState, rng: random.Random) -> GameState | None:
+    discard = list(state.discard)
+    held = [card for card, n in enumerate(discard) if n]
+    for card in rng.sample(held, len(held)):
+        for i, other in enumerate(state.deck):
+            if other != card:
+                discard[card] -= 1
+                discard[other] += 1
+                return attrs.evolve(
+                    state, discard=tuple(discard), deck=_replace(state.deck, i, card)
+                )
+    return None
+
+
+def swap_seat_ticket(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """Exchange one of ``seat``'s tickets with one of the ticket deck."""
+    player = state.players[seat]
+    if not player.tickets or not state.ticket_deck:
+        return None
+    i = rng.randrange(len(player.tickets))
+    j = rng.randrange(len(state.ticket_deck))
+    tickets = _replace(player.tickets, i, state.ticket_deck[j])
+    return attrs.evolve(
+        state,
+        players=_replace(state.players, seat, attrs.evolve(player, tickets=tickets)),
+        ticket_deck=_replace(state.ticket_deck, j, player.tickets[i]),
+    )
+
+
+def swap_offer(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
+    """Exchange a ticket of another seat's offer (pending or starting) with the deck's."""
+    pending = state.pending
+    if not state.ticket_deck:
+        return None
+    j = rng.randrange(len(state.ticket_deck))
+    if pending is not None and pending.player != viewer and pending.offered:
+        i = rng.randrange(len(pending.offered))
+        offered = _replace(pending.offered, i, state.ticket_deck[j])
+        return attrs.evolve(
+            state,
+            pending=attrs.evolve(pending, offered=offered),
+            ticket_deck=_replace(state.ticket_deck, j, pending.offered[i]),
+        )
+    if state.start_offers and state.start_offers[0]:
+        offer = state.start_offers[0]
+        i = rng.randrange(len(offer))
+        return attrs.evolve(
+            state,
+            start_offers=_replace(state.start_offers, 0, _replace(offer, i, state.ticket_deck[j])),
+            ticket_deck=_replace(state.ticket_deck, j, offer[i]),
+        )
+    return None
+
+
+def move_toll_value(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
+    """Move toll value between two other seats (or one and the bank): totals kept."""
+    if "tolls" not in state.rules.variants:
+        return None
+    current = tolls(state)
+    others = [s for s in range(state.num_players) if s != viewer]
+    seat = rng.choice(others)
+    holdings = list(current.holdings)
+    partners = [s for s in others if s != seat]
+    amount = rng.randint(1, 5)
+    if partners:
+        partner = rng.choice(partners)
+        if holdings[partner] < amount:
+            return None
+        holdings[partner] -= amount
+        holdings[seat] += amount
+        new = attrs.evolve(current, holdings=tuple(holdings))
+    else:
+        holdings[seat] += amount
+        new = attrs.evolve(current, holdings=tuple(holdings), bank_paid=current.bank_paid + amount)
+    return state.with_variant("tolls", new)
+
+
+def change_seed(state: GameState, rng: random.Random) -> GameState:
+    return attrs.evolve(state, seed=rng.randrange(2**62))
+
+
+#: Changes to what seat ``viewer`` cannot see: (state, viewer, rng) -> state or None.
+HIDDEN_CHANGES: dict[str, Callable[[GameState, int, random.Random], GameState | None]] = {
+    "another hand against the deck": lambda s, v, r: swap_hand_and_deck(
+        s, r.choice([x for x in range(s.num_players) if x != v]), r
+    ),
+    "the deck's order": lambda s, v, r: reorder_deck(s, r),
+    "the discard pile against the deck": lambda s, v, r: swap_discard_and_deck(s, r),
+    "another seat's tickets": lambda s, v, r: swap_seat_ticket(
+        s, r.choice([x for x in range(s.num_players) if x != v]), r
+    ),
+    "another seat's ticket offer": swap_offer,
+    "another seat's toll value": move_toll_value,
+    "the seed": lambda s, v, r: change_seed(s, r),
+}
+
+
+def hidden_variants(
+    state: GameState, viewer: int, rng: random.Random
+) -> Iterator[tuple[str, GameState]]:
+    """``state`` changed in each way the viewer cannot see (where the state allows it)."""
+    for name, change in HIDDEN_CHANGES.items():
+        changed = change(state, viewer, rng)
+        if changed is not None:
+            assert changed != state
+            yield name, changed
+
+
+@pytest.mark.parametrize(("map", "players", "variants"), CONFIGS, ids=IDS)
+@settings(max_examples=20)
+@given(seed=st.integers(0, 2**32), actions=st.integers(0, 400), change=st.integers(0, 2**32))
+def test_states_that_differ_only_in_hidden_information_give_equal_views(
+    map: str, players: int, variants: Sequence[str] | None, seed: int, actions: int, change: int
+) -> None:
+    state = play_randomly(map, players, variants, seed, actions)
+    rng = random.Random(change)
+    for viewer in range(players):
+        view = ttr_core.player_view(state, viewer)
+        for what, changed in hidden_variants(state, viewer, rng):
+            assert ttr_core.player_view(changed, viewer) == view, what
+
+
+def test_the_check_has_teeth_a_change_the_viewer_can_see_changes_the_view() -> None:
+    state = play_randomly("nederland", 3, None, seed=5, actions=60)
+    assert state.pending is not None and state.pending.kind == "turn"
+    rng = random.Random(0)
+    names: set[str] = set()
+    for viewer in range(3):
+        view = ttr_core.player_view(state, viewer)
+        # The viewer's own hand, tickets and toll value are seen, and so are hand sizes.
+        mine = swap_hand_and_deck(state, viewer, rng)
+        assert mine is not None and ttr_core.player_view(mine, viewer) != view
+        ticket = swap_seat_ticket(state, viewer, rng)
+        assert ticket is not None and ttr_core.player_view(ticket, viewer) != view
+        current = tolls(state)
+        holdings = _replace(current.holdings, viewer, current.holdings[viewer] + 1)
+        richer = state.with_variant("tolls", attrs.evolve(current, holdings=holdings))
+        assert ttr_core.player_view(richer, viewer) != view
+        other = (viewer + 1) % 3
+        player = state.players[other]
+        counts = list(player.hand.counts)
+        card = next(c for c, n in enumerate(counts) if n)
+        counts[card] -= 1
+        smaller = attrs.evolve(
+            state,
+            players=_replace(
+                state.players,
+                other,
+                attrs.evolve(player, hand=Hand(tuple(counts), player.hand.names)),
+            ),
+            deck=(*state.deck, card),
+        )
+        assert ttr_core.player_view(smaller, viewer) != view
+        # ... and the hidden changes apply to this state (no offer is pending).
+        names |= {name for name, _ in hidden_variants(state, viewer, rng)}
+    assert names == set(HIDDEN_CHANGES) - {"another seat's ticket offer"}
+
+
+def test_cards_taken_face_up_stay_visible_and_the_rest_of_the_hand_does_not() -> None:
+    state = play_randomly("newyork", 2, None, seed=1, actions=2)  # the starting choices made
+    assert state.pending is not None and state.pending.kind == "turn"
+    seat = state.pending.player
+    state = ttr_core.apply(state, ttr_core.DrawFaceUp(seat, 0))
+    card = state.board.card_names[state.players[seat].known.index(1)]
+    other = 1 - seat
+    view = ttr_core.player_view(state, other)
+    assert view.seats[seat].known == {card: 1}
+    # Only the known card is fixed: the rest may be anything the viewer cannot see.
+    changed = swap_hand_and_deck(state, seat, random.Random(0))
+    assert changed is not None and ttr_core.player_view(changed, other) == view
+
+
+# ---------------------------------------------------------------------------
+# Arguments
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 5, True, False, 1.0, "0", None])
+def test_a_view_for_a_seat_that_does_not_exist_is_an_argument_error(seat: object) -> None:
+    state = ttr_core.new_game(BOARDS["newyork"], 2, seed=0)
+    with pytest.raises(ArgumentError, match="player must be a seat from 0 to 1"):
+        ttr_core.player_view(state, seat)  # type: ignore[arg-type]
+
+
+def test_a_view_of_something_that_is_not_a_state_is_an_argument_error() -> None:
+    with pytest.raises(ArgumentError, match="GameState"):
+        ttr_core.player_view("newyork", 0)  # type: ignore[arg-type]
