@@ -32,6 +32,7 @@ import attrs
 from ttr_core import (
     GameState,
     MapField,
+    PlayerView,
     PluginError,
     ScoreLine,
     VariantOption,
@@ -146,3 +147,29 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
 def ttr_player_view(state: GameState) -> Mapping[str, Any]:
     current = merchandise(state)
     return {"merchandise.held": current.held, "merchandise.deck": current.deck}  # public
+
+
+@hookimpl
+def ttr_determinize(state: GameState, view: PlayerView) -> GameState:
+    """The merchandise state is public: rebuild it from the view."""
+    shown = view.variants
+    held = tuple(shown[f"{NAME}.held"])
+    return state.with_variant(NAME, MerchandiseState(held, shown[f"{NAME}.deck"]))
+
+
+@hookimpl
+def ttr_check_state(state: GameState) -> list[str]:
+    current = state.variant(NAME)
+    if not isinstance(current, MerchandiseState):
+        return [f"{NAME}: the variant's state is missing"]
+    cards = state.rules.option(NAME, "cards")
+    problems = []
+    if len(current.held) != state.num_players:
+        problems.append(
+            f"{NAME}: held has {len(current.held)} entries for {state.num_players} seats"
+        )
+    if current.deck < 0 or any(n < 0 for n in current.held):
+        problems.append(f"{NAME}: card counts cannot be negative")
+    if current.deck + sum(current.held) != cards:
+        problems.append(f"{NAME}: cards are not conserved (deck + held must be {cards})")
+    return problems

@@ -54,6 +54,8 @@ from ttr_core import (
     MapField,
     NonSeatOwner,
     Pending,
+    PendingKind,
+    PlayerView,
     PluginError,
     Reason,
     VariantOption,
@@ -129,7 +131,7 @@ def ttr_action_types() -> Mapping[str, type[Action]]:
 
 @hookimpl
 def ttr_variant_state_types() -> Mapping[str, Any]:
-    return {NAME: NeutralState}
+    return {NAME: NeutralState, CHOOSE: tuple[tuple[int, ...], Pending]}
 
 
 @hookimpl
@@ -258,11 +260,12 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
             Reason.WRONG_PHASE, "no neutral route is to be chosen now (no free pair was revealed)"
         )
     routes, resume = choice
-    if action.route not in routes or isinstance(action.route, bool):
+    if type(action.route) is not int or action.route not in routes:
+        # The message quotes only the choices: the value given may be anything.
         raise IllegalAction(
             Reason.UNKNOWN_ROUTE,
             f"the neutral player claims route {routes[0]} or {routes[1]} (the pair on the "
-            f"revealed ticket), not {action.route!r}",
+            "revealed ticket), not another",
         )
     current = neutral(state)
     # A choice was made: the marker passes to the other seat.
@@ -287,3 +290,65 @@ def ttr_player_view(state: GameState) -> Mapping[str, Any]:
         "neutral.revealed": current.revealed,
         "neutral.stopped": current.stopped,
     }
+
+
+@hookimpl
+def ttr_determinize(state: GameState, view: PlayerView) -> GameState:
+    """Everything about the neutral player is public: rebuild it from the view.
+
+    A pending :data:`CHOOSE` decision gets its data back too: the free pair
+    printed on the revealed ticket, and the turn that waits (the next seat's).
+    """
+    shown = view.variants
+    current = NeutralState(
+        owner=state.num_players,
+        cars=shown[f"{NAME}.cars"],
+        marker=shown[f"{NAME}.marker"],
+        revealed=shown[f"{NAME}.revealed"],
+        stopped=shown[f"{NAME}.stopped"],
+    )
+    state = state.with_variant(NAME, current)
+    pending = state.pending
+    if pending is not None and pending.kind == CHOOSE and current.revealed is not None:
+        routes = ticket_routes(state.board, current.revealed)
+        free = tuple(r for r in routes if state.owners[r] == -1)
+        # The neutral player plays after a round: the turn that waits is the next seat's.
+        resume = Pending(PendingKind.TURN, state.turn % state.num_players)
+        state = attrs.evolve(state, pending=attrs.evolve(pending, data=(free, resume)))
+    return state
+
+
+@hookimpl
+def ttr_check_state(state: GameState) -> list[str]:
+    current = state.variant(NAME)
+    if not isinstance(current, NeutralState):
+        return [f"{NAME}: the variant's state is missing"]
+    problems = []
+    if current.owner != state.num_players:
+        problems.append(f"{NAME}: its owner number is {state.num_players}, not {current.owner}")
+    if current.marker not in range(state.num_players):
+        problems.append(f"{NAME}: the marker must be held by a seat, not {current.marker}")
+    if current.revealed is not None and current.revealed not in range(len(state.board.tickets)):
+        problems.append(f"{NAME}: there is no ticket {current.revealed}")
+    if current.stopped not in ("", OUT_OF_TRAINS, TICKETS_RAN_OUT):
+        problems.append(f"{NAME}: unknown reason for stopping {current.stopped!r}")
+    owned = [r for r, o in enumerate(state.owners) if o == current.owner]
+    placed = sum(state.board.routes[r].length for r in owned)
+    cars = state.rules.option(NAME, "cars")
+    if current.cars != cars - placed:
+        problems.append(
+            f"{NAME}: {current.cars} trains left, but {cars} less the {placed} placed "
+            f"is {cars - placed}"
+        )
+    for route in owned:
+        partner = state.board.routes[route].partner
+        if partner is not None and state.owners[partner] == current.owner:
+            problems.append(f"{NAME}: it owns both routes of a pair ({route}, {partner})")
+    pending = state.pending
+    if pending is not None and pending.kind == CHOOSE:
+        routes, resume = pending.data
+        if pending.player != current.marker or any(state.owners[r] != -1 for r in routes):
+            problems.append(f"{NAME}: the pending choice is not the marker holder's free pair")
+        if not isinstance(resume, Pending) or resume.kind == CHOOSE:
+            problems.append(f"{NAME}: the pending choice must resume a turn")
+    return problems

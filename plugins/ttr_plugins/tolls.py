@@ -26,6 +26,7 @@ player's loans (which are public).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -35,6 +36,7 @@ from ttr_core import (
     Board,
     GameState,
     MapField,
+    PlayerView,
     PluginError,
     ScoreLine,
     VariantOption,
@@ -206,9 +208,14 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
         held = current.holdings[seat]
         loans = current.loans[seat]
         if rank is None:
-            bonus = ScoreLine("toll_bonus", f"Toll bonus: none, {loans} loan(s) taken", 0)
+            bonus = ScoreLine(
+                "toll_bonus", f"Toll bonus: none, {loans} loan(s) taken", 0, shown="end"
+            )
         else:
-            bonus = ScoreLine("toll_bonus", f"Toll bonus: rank {rank} with {held} in tolls", points)
+            # Ranked by every seat's secret holdings: no seat sees it before the end.
+            bonus = ScoreLine(
+                "toll_bonus", f"Toll bonus: rank {rank} with {held} in tolls", points, shown="end"
+            )
         penalty = ScoreLine(
             "loans", f"Loans: {loans} × −{penalty_per_loan}", -penalty_per_loan * loans
         )
@@ -220,3 +227,82 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
 def ttr_player_view(state: GameState, player: int) -> Mapping[str, Any]:
     current = tolls(state)
     return {"tolls.holdings": current.holdings[player], "tolls.loans": current.loans}
+
+
+@hookimpl
+def ttr_determinize(state: GameState, view: PlayerView, rng: random.Random) -> GameState:
+    """Rebuild the toll state from a seat's view: its own value and every seat's loans
+    as shown; the other seats' values drawn so that they agree with the public claims.
+
+    The claims are replayed with what the view does not say drawn at random:
+    which route of each pair both of whose routes are owned came first, and
+    which of each seat's toll routes it claimed on a loan (as many as its
+    loans). Each other seat holds what that replay leaves it (never below 0);
+    the viewer holds its shown value; the bank's totals keep value conserved.
+    """
+    board = state.board
+    owners = state.owners
+    players = state.num_players
+    start = state.rules.option(NAME, "start_value")
+    loans = tuple(view.variants[f"{NAME}.loans"])
+    # Which route of each owned pair came first, and which claims were on a loan.
+    first: set[int] = set()
+    for pair in board.routes:
+        partner = pair.partner
+        if (
+            partner is not None
+            and pair.id < partner
+            and -1 not in (owners[pair.id], owners[partner])
+        ):
+            first.add(rng.choice((pair.id, partner)))
+    on_loan: set[int] = set()
+    for seat in range(players):
+        tolled = [r for r in state.players[seat].routes if board.routes[r].extra.get("toll", 0)]
+        on_loan.update(rng.sample(tolled, min(loans[seat], len(tolled))))
+    holdings = [start] * players
+    paid = 0
+    for route, owner in enumerate(owners):
+        toll = board.routes[route].extra.get("toll", 0)
+        if owner == -1 or not toll:
+            continue
+        partner = board.routes[route].partner
+        payee = None
+        if partner is not None and partner in first and state.is_seat(owners[partner]):
+            payee = owners[partner]
+        if state.is_seat(owner) and route not in on_loan:
+            holdings[owner] -= toll
+        elif payee is not None:
+            paid += toll  # a loan, or a non-seat owner: the bank pays the owner of the first
+        if payee is not None:
+            holdings[payee] += toll
+    holdings = [max(0, value) for value in holdings]
+    holdings[view.viewer] = view.variants[f"{NAME}.holdings"]
+    # Value is conserved: sum(holdings) + bank_received - bank_paid == start * players;
+    # the bank paid at least what the replay says.
+    balance = start * players - sum(holdings)
+    paid = max(paid, -balance)
+    new = TollState(tuple(holdings), loans, bank_received=paid + balance, bank_paid=paid)
+    return state.with_variant(NAME, new)
+
+
+@hookimpl
+def ttr_check_state(state: GameState) -> list[str]:
+    current = state.variant(NAME)
+    if not isinstance(current, TollState):
+        return [f"{NAME}: the variant's state is missing"]
+    seats = state.num_players
+    problems = []
+    for name, values in (("holdings", current.holdings), ("loans", current.loans)):
+        if len(values) != seats:
+            problems.append(f"{NAME}: {name} has {len(values)} entries for {seats} seats")
+        if any(v < 0 for v in values):
+            problems.append(f"{NAME}: {name} cannot be negative")
+    if current.bank_received < 0 or current.bank_paid < 0:
+        problems.append(f"{NAME}: the bank's totals cannot be negative")
+    start = state.rules.option(NAME, "start_value")
+    if sum(current.holdings) + current.bank_received - current.bank_paid != start * seats:
+        problems.append(
+            f"{NAME}: toll value is not conserved (holdings + received - paid must be "
+            f"{start * seats})"
+        )
+    return problems

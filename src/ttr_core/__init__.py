@@ -33,6 +33,7 @@ from .actions import (
     Pass,
 )
 from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
+from .determinize import determinize
 from .engine import apply, end_turn, is_over, legal_actions, new_game
 from .errors import (
     ArgumentError,
@@ -71,9 +72,11 @@ from .scoring import (
     ScoreLine,
     ScoreSheet,
     final_scores,
+    player_score_sheets,
     rank_bonus,
     score_sheets,
 )
+from .serialize import GameRecord, from_json, map_fingerprint, replay, to_json
 from .simulate import PlayoutResult, random_playout
 from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
 from .ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
@@ -99,6 +102,7 @@ __all__ = [
     "FinalScores",
     "GameConfigError",
     "GameNotOverError",
+    "GameRecord",
     "GameRules",
     "GameState",
     "GeneratedTicketsWarning",
@@ -142,9 +146,11 @@ __all__ = [
     "available_maps",
     "available_variants",
     "broken_variants",
+    "determinize",
     "effects",
     "end_turn",
     "final_scores",
+    "from_json",
     "generate_tickets",
     "hookimpl",
     "is_over",
@@ -153,20 +159,24 @@ __all__ = [
     "legal_action_mask",
     "legal_actions",
     "load_map",
+    "map_fingerprint",
     "new_game",
     "non_seat_owners",
     "parse_map",
     "parse_ticket_deck",
     "payment_options",
+    "player_score_sheets",
     "player_view",
     "random_playout",
     "rank_bonus",
     "register_variant",
+    "replay",
     "rescan_entry_points",
     "score_sheets",
     "set_strict",
     "shortest_spaces",
     "ticket_deck_toml",
+    "to_json",
     "unregister_variant",
     "variant_options",
 ]

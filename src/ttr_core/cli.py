@@ -14,8 +14,12 @@ from typing import Any
 from .board import Board
 from .errors import GeneratedTicketsWarning, OptionError, TtrError
 from .maploader import GENERATED, available_maps, board_with_tickets, load_map
+from .narrate import describe, other_claims
 from .plugin_manager import available_variants, broken_variants, variant_options
+from .scoring import FinalScores, final_scores
+from .serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
 from .simulate import PlayoutResult, random_playout
+from .state import GameState
 from .ticketgen import generate_tickets, ticket_deck_toml
 
 
@@ -63,7 +67,55 @@ def _parser() -> argparse.ArgumentParser:
         "--output or standard output; then exit",
     )
     parser.add_argument("--output", metavar="FILE", help="where --generate-tickets writes")
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game's record as JSON (one game; read it back with 'ttr replay FILE')",
+    )
     return parser
+
+
+def _replay_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ttr replay",
+        description="Replay a saved game record turn by turn and print its score breakdown.",
+    )
+    parser.add_argument("file", help="a game record written by 'ttr --save FILE'")
+    parser.add_argument(
+        "--map", help="the map file the game was played on (a map that is not built in)"
+    )
+    return parser
+
+
+def _replay(argv: Sequence[str]) -> int:
+    args = _replay_parser().parse_args(argv)
+    try:
+        with open(args.file, encoding="utf-8") as stream:
+            text = stream.read(MAX_TEXT + 1)
+        record: GameRecord = from_json(text, GameRecord)
+        states = list(replay(record, board=args.map))
+    except (TtrError, OSError) as exc:
+        print(f"ttr replay: {exc}", file=sys.stderr)
+        return 2
+    first = states[0]
+    variants = ", ".join(record.variants) or "none"
+    print(f"{first.board.name}: {record.players} players, seed {record.seed}, variants: {variants}")
+    _print_options(first.rules.options)
+    for before, action, after in zip(states, record.actions, states[1:], strict=False):
+        when = (
+            "start"
+            if before.pending is not None and before.pending.kind == "start_tickets"
+            else (f"turn {before.turn + 1}")
+        )
+        print(f"{when:>9} · seat {action.player}: {describe(before, action, after)}")
+        for line in other_claims(before, after):
+            print(f"{'':>9}   {line}")
+    final = states[-1]
+    if not final.is_over:
+        print("The record ends before the game does.")
+        return 0
+    _print_scores(final, final_scores(final))
+    return 0
 
 
 def _show_map(board: Board) -> None:
@@ -174,6 +226,11 @@ def _print_game(result: PlayoutResult, seed: int) -> None:
     print(f"{board.name}: {state.num_players} players, seed {seed}, variants: {variants}")
     _print_options(state.rules.options)
     print(f"{result.turns} turns, {result.actions} actions, ended by {scores.termination}")
+    _print_scores(state, scores)
+
+
+def _print_scores(state: GameState, scores: FinalScores) -> None:
+    board = state.board
     for sheet in scores.sheets:
         print(f"\nSeat {sheet.player}: {sheet.total} points")
         for line in sheet.lines:
@@ -220,12 +277,18 @@ def _print_many(results: list[PlayoutResult], elapsed: float) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "replay":
+        return _replay(argv[1:])
     args = _parser().parse_args(argv)
     if args.list:
         _print_list()
         return 0
     if args.games < 1:
         print("ttr: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.save and args.games != 1:
+        print("ttr: --save writes the record of one game: use it with --games 1", file=sys.stderr)
         return 2
     variants = None
     if args.variants is not None:
@@ -258,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for i in range(args.games)
         ]
         elapsed = time.perf_counter() - start
+        if args.save:
+            with open(args.save, "w", encoding="utf-8") as out:
+                out.write(to_json(results[0].record, indent=1))
     except (TtrError, OSError) as exc:
         print(f"ttr: {exc}", file=sys.stderr)
         return 2

@@ -306,8 +306,10 @@ def ttr_variant_state_types() -> Mapping[str, Any] | None:
     """Declare the types of the variant's state, so that saves can hold it.
 
     Called once per plugin when it is found or registered. Maps each variant
-    state key the plugin stores (``"tolls"``) to its type: a frozen attrs
-    class, or a type such as ``tuple[bool, ...]``; the library's converter
+    state key the plugin stores (``"tolls"``), and each of its own decision
+    kinds whose ``Pending.data`` is not ``None`` (``"neutral.choose"``), to
+    its type: a frozen attrs class, or a type such as ``tuple[bool, ...]``;
+    the library's converter
     (``ttr_core.serialize``) writes and reads values of that type, checking
     every field. A game whose variant state has a key no plugin declares
     cannot be saved.
@@ -353,6 +355,19 @@ def ttr_game_over(state: GameState) -> GameState | None:
     Called once, after the turn that ended the game, for a variant to settle
     its state (reveal something, compute a final tally). The state must stay
     over. Return the new state, or ``None`` for no change.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_check_state(state: GameState) -> Iterable[str] | None:
+    """Problems with the variant's own state in ``state``: its invariants.
+
+    Called on every state read from a save (``ttr_core.from_json``), where
+    the input is untrusted, and by verification tools. Return one sentence
+    per broken invariant, naming the variant state key (``"tolls: holdings
+    has 2 entries for 3 seats"``), or nothing when all hold. The core checks
+    its own invariants (cards, tickets, routes, cars, scores) itself.
     """
     raise NotImplementedError
 

@@ -13,6 +13,7 @@ from .actions import Action
 from .board import Board
 from .engine import apply, legal_actions, new_game
 from .scoring import FinalScores, final_scores
+from .serialize import GameRecord, record_of
 from .state import GameState
 
 
@@ -22,12 +23,21 @@ class PlayoutResult:
 
     ``state`` is the final state, ``scores`` its :class:`FinalScores`,
     ``actions`` the *number* of actions applied (the starting ticket choices
-    included); the property ``turns`` is the number of turns played.
+    included) and ``history`` the actions themselves, in order; the property
+    ``turns`` is the number of turns played and ``record`` the game's
+    :class:`GameRecord` (to save with ``to_json`` and replay).
     """
 
     state: GameState = attrs.field(repr=False)
     scores: FinalScores
     actions: int
+    history: tuple[Action, ...] = attrs.field(default=(), repr=False)
+
+    @property
+    def record(self) -> GameRecord:
+        """The game's record: its configuration, seed and every action."""
+        options = {variant: dict(values) for variant, values in self.state.rules.options}
+        return record_of(self.state, self.history, options)
 
     @property
     def turns(self) -> int:
@@ -51,12 +61,12 @@ def random_playout(
     :func:`new_game`."""
     state = new_game(map, players, seed=seed, variants=variants, options=options, tickets=tickets)
     chooser = random.Random(seed)
-    count = 0
+    history: list[Action] = []
     while state.pending is not None:
         legal = legal_actions(state)
         action: Action = legal[chooser.randrange(len(legal))] if len(legal) > 1 else legal[0]
         state = apply(state, action)
-        count += 1
-        if count >= max_actions:
+        history.append(action)
+        if len(history) >= max_actions:
             raise RuntimeError(f"game did not end within {max_actions} actions")
-    return PlayoutResult(state, final_scores(state), count)
+    return PlayoutResult(state, final_scores(state), len(history), tuple(history))

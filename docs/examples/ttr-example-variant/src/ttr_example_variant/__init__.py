@@ -37,6 +37,7 @@ from ttr_core import (
     GameState,
     IllegalAction,
     PendingKind,
+    PlayerView,
     PluginError,
     ScoreLine,
     VariantOption,
@@ -135,6 +136,14 @@ def ttr_setup(state: GameState) -> GameState:
 def ttr_player_view(state: GameState) -> Mapping[str, Any]:
     """Who has swapped is public: every seat sees it (keys start with ``"swap"``)."""
     return {f"{NAME}.used": swaps_used(state)}
+
+
+@hookimpl
+def ttr_determinize(state: GameState, view: PlayerView) -> GameState:
+    """Rebuild the variant state for ``ttr_core.determinize``: it is public, so the
+    view shows all of it (a variant with hidden state would draw that part from
+    the hook's ``rng`` argument)."""
+    return state.with_variant(NAME, tuple(view.variants[f"{NAME}.used"]))
 
 
 # ---------------------------------------------------------------------------
@@ -261,3 +270,12 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
         ]
         for used in swaps_used(state)
     ]
+
+
+@hookimpl
+def ttr_check_state(state: GameState) -> list[str]:
+    """The variant's invariant, checked on states read from saves: one flag per seat."""
+    used = state.variant(NAME)
+    if not isinstance(used, tuple) or len(used) != state.num_players:
+        return [f"{NAME}: expected one swap flag per seat"]
+    return []

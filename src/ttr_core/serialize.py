@@ -1,0 +1,1315 @@
+"""JSON for actions, states, views, score sheets and game records (with cattrs).
+
+One converter writes and reads every type the library exchanges with the
+outside world::
+
+    text = ttr_core.to_json(state)                    # any supported value
+    state = ttr_core.from_json(text, ttr_core.GameState)
+
+Reading is for untrusted input: the text is bounded in size, JSON nesting and
+numbers; every field is checked for its exact type (a seat is an ``int``,
+never ``0.0``, ``True`` or ``"0"``); unknown keys and tags are refused; a
+state must keep every invariant of the game (cards conserved, each route
+owned once, no negative count ...). Anything wrong raises
+:class:`~ttr_core.DataError` naming the path of the bad field
+(``players[1].hand.red``). Nothing read from a file is ever imported, evaluated
+or unpickled: actions are named by stable tags (the core's, and each
+plugin's through the ``ttr_action_types`` hook), variant state by the types
+plugins declare (``ttr_variant_state_types``).
+
+A state, view or record names its map by id and a fingerprint of the map's
+content (:func:`map_fingerprint`): reading it needs the same map content,
+either the built-in map of that id or the ``board`` passed in (a user's own
+map file). The format is documented in ``docs/saves.md``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import hashlib
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib import metadata
+from typing import Any, TypeVar, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn
+
+from . import hookcheck
+from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .board import Board, FrozenMap
+from .engine import SEED_LIMIT, apply, new_game
+from .errors import DataError, IllegalAction, PluginError, TtrError, show
+from .hookspecs import NonSeatOwner
+from .maploader import load_map
+from .plugin_manager import game_rules, installed_plugins, plugins_generation
+from .scoring import FinalScores, ScoreSheet
+from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState, Termination
+from .views import PlayerView
+
+__all__ = [
+    "FORMAT_VERSION",
+    "GameRecord",
+    "from_json",
+    "map_fingerprint",
+    "replay",
+    "to_json",
+]
+
+#: Version of the JSON format; a file of another version is refused.
+FORMAT_VERSION = 1
+#: Longest text ``from_json`` reads (characters).
+MAX_TEXT = 8 * 1024 * 1024
+#: Most actions a game record may hold.
+MAX_ACTIONS = 200_000
+
+T = TypeVar("T")
+
+#: Tags of the core's actions: stable names, never class paths.
+CORE_ACTION_TAGS: Mapping[str, type[Action]] = {
+    "draw_blind": DrawBlind,
+    "draw_face_up": DrawFaceUp,
+    "claim_route": ClaimRoute,
+    "draw_tickets": DrawTickets,
+    "keep_tickets": KeepTickets,
+    "pass": Pass,
+}
+
+
+# ---------------------------------------------------------------------------
+# The game record
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class GameRecord:
+    """Everything needed to replay a game: its configuration and its actions.
+
+    ``map`` is the map id and ``map_fingerprint`` the fingerprint of its
+    content (:func:`map_fingerprint`); ``options`` the variant options given
+    (``{variant: {option: value}}``); ``actions`` every action applied, the
+    starting ticket choices included; ``library_version`` and
+    ``plugin_versions`` (per variant, the version of the package providing
+    it) say what produced it; ``format`` is :data:`FORMAT_VERSION`.
+    """
+
+    map: str
+    map_fingerprint: str
+    players: int
+    variants: tuple[str, ...]
+    options: Mapping[str, Mapping[str, Any]]
+    seed: int
+    actions: tuple[Action, ...]
+    library_version: str
+    plugin_versions: Mapping[str, str]
+    format: int = FORMAT_VERSION
+
+
+def map_fingerprint(board: Board) -> str:
+    """A SHA-256 fingerprint of the map's content: everything a game depends on
+    (locations, routes, tickets, cards, rules and their variant fields), not
+    where the file lies nor its provenance notes."""
+    cached: str | None = board.derived.get("fingerprint")
+    if cached is None:
+        content = {
+            "id": board.id,
+            "locations": _plain(board.locations),
+            "routes": _plain(board.routes),
+            "tickets": _plain(board.tickets),
+            "colors": list(board.colors),
+            "deck": list(board.deck),
+            "rules": _plain(board.rules),
+            "wild_name": board.wild_name,
+        }
+        text = json.dumps(content, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+        cached = board.derived["fingerprint"] = hashlib.sha256(text.encode()).hexdigest()
+    return cached
+
+
+def _plain(value: Any) -> Any:
+    """Board facts as JSON values (mapping keys as strings), for fingerprints."""
+    if attrs.has(type(value)):
+        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value)) if f.init}
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list, frozenset)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def record_of(
+    state: GameState, actions: Sequence[Action], options: Mapping[str, Mapping[str, Any]]
+) -> GameRecord:
+    """The record of a game that started from ``new_game`` with ``state``'s
+    configuration and seed and went on with ``actions``."""
+    rules = state.rules
+    return GameRecord(
+        map=state.board.id,
+        map_fingerprint=map_fingerprint(state.board),
+        players=state.num_players,
+        variants=rules.variants,
+        options={v: dict(values) for v, values in options.items()},
+        seed=state.seed,
+        actions=tuple(actions),
+        library_version=_library_version(),
+        plugin_versions={name: _plugin_version(name) for name in rules.variants},
+    )
+
+
+def _library_version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+@functools.lru_cache(maxsize=64)
+def _plugin_version(variant: str) -> str:
+    """The version of the distribution that provides ``variant`` ("" if unknown,
+    e.g. a plugin registered at run time)."""
+    plugin = installed_plugins().get(variant)
+    obj = getattr(plugin, "obj", None)
+    module = getattr(obj, "__name__", None) or type(obj).__module__
+    top = str(module).split(".")[0]
+    for name in metadata.packages_distributions().get(top, []):
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    # An editable install lists no packages: the package's own version, if it says.
+    package = sys.modules.get(top)
+    version = getattr(package, "__version__", "")
+    return version if isinstance(version, str) else ""
+
+
+def replay(
+    record: GameRecord, board: Board | str | os.PathLike[str] | None = None
+) -> Iterator[GameState]:
+    """Every state of a recorded game in order: the state ``new_game`` sets up,
+    then the state after each action; the last is the game's final state.
+
+    ``board`` is the map to play on when the record's is not the built-in map
+    of that id (a map file path or a loaded :class:`Board`); its content must
+    have the record's fingerprint. Raises :class:`DataError` naming what does
+    not match (format version, map fingerprint, variants, options) or the
+    first action that cannot be applied.
+    """
+    if not isinstance(record, GameRecord):
+        raise DataError("", f"expected a GameRecord, not {type(record).__name__}")
+    if record.format != FORMAT_VERSION:
+        raise DataError(
+            "format",
+            f"the record is in format {record.format}; this library reads {FORMAT_VERSION}",
+        )
+    played_on = _board_for(record.map, record.map_fingerprint, board, "map_fingerprint")
+    try:
+        state = new_game(
+            played_on,
+            record.players,
+            seed=record.seed,
+            variants=record.variants,
+            options=record.options,
+        )
+    except TtrError as exc:
+        field = "options" if type(exc).__name__ == "OptionError" else "variants"
+        if type(exc).__name__ == "PlayerCountError":
+            field = "players"
+        raise DataError(field, f"the game cannot be set up: {exc}") from None
+    yield state
+    for index, action in enumerate(record.actions):
+        try:
+            state = apply(state, action)
+        except IllegalAction as exc:
+            raise DataError(f"actions[{index}]", f"{action!r} cannot be applied: {exc}") from None
+        yield state
+
+
+def _board_for(
+    map_id: str, fingerprint: str, board: Board | str | os.PathLike[str] | None, path: str
+) -> Board:
+    """The board a file names, checked against its fingerprint."""
+    if board is None:
+        try:
+            found = load_map(map_id)
+        except TtrError as exc:
+            raise DataError(
+                path, f"map {map_id!r} is not a built-in map ({exc}); pass board="
+            ) from None
+    elif isinstance(board, Board):
+        found = board
+    else:
+        found = load_map(board)
+    if found.id != map_id:
+        raise DataError(path, f"the file was written for map {map_id!r}, not {found.id!r}")
+    actual = map_fingerprint(found)
+    if actual != fingerprint:
+        raise DataError(
+            path,
+            f"the map's content has changed: the file was written for fingerprint "
+            f"{fingerprint[:12]}…, this {map_id!r} map has {actual[:12]}…",
+        )
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------
+
+
+def to_json(value: Any, *, indent: int | None = None) -> str:
+    """``value`` as JSON text: an action, a :class:`GameState`, a
+    :class:`PlayerView`, a :class:`ScoreSheet`, :class:`FinalScores`, a
+    :class:`GameRecord`, or a list or tuple of actions."""
+    try:
+        data = _CONVERTER.unstructure(value, _kind_of(value))
+    except DataError:
+        raise
+    except (TypeError, ValueError, KeyError) as exc:
+        raise DataError("", f"cannot write {type(value).__name__} as JSON: {exc}") from None
+    return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def from_json(
+    text: str | bytes,
+    kind: type[T] | Any,
+    *,
+    board: Board | str | os.PathLike[str] | None = None,
+) -> T:
+    """Read JSON text written by :func:`to_json` as ``kind`` (``Action`` for any
+    action, ``GameState``, ``PlayerView``, ``ScoreSheet``, ``FinalScores``,
+    ``GameRecord``, or ``list[Action]``).
+
+    ``board`` is the map of a state or view whose map is not built in (a map
+    file path or a :class:`Board`); its content must match the fingerprint in
+    the text. Raises :class:`DataError` naming the bad field.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataError("", f"the text is not UTF-8: {exc}") from None
+    if not isinstance(text, str):
+        raise DataError("", f"expected JSON text (str or bytes), not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise DataError("", f"the text is {len(text)} characters long; at most {MAX_TEXT} are read")
+    if kind not in _READABLE:
+        raise DataError("", f"cannot read {kind!r}: expected one of {', '.join(_READABLE_NAMES)}")
+    data = _parse(text)
+    token = _BOARD.set(board)
+    try:
+        return _structure(data, kind)  # type: ignore[no-any-return]
+    finally:
+        _BOARD.reset(token)
+
+
+def _parse(text: str) -> Any:
+    def constant(name: str) -> Any:
+        raise DataError("", f"{name} is not a number JSON allows")
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        found = dict(items)
+        if len(found) != len(items):
+            keys = [k for k, _ in items]
+            twice = sorted({k for k in keys if keys.count(k) > 1})
+            raise DataError("", f"an object names {twice} more than once")
+        return found
+
+    try:
+        return json.loads(text, parse_constant=constant, object_pairs_hook=pairs)
+    except DataError:
+        raise
+    except RecursionError:
+        raise DataError("", "the JSON is nested too deeply") from None
+    except (ValueError, MemoryError) as exc:  # JSONDecodeError, huge number literals
+        raise DataError("", f"malformed JSON: {exc}") from None
+
+
+def _kind_of(value: Any) -> Any:
+    if isinstance(value, Action):
+        return Action
+    if isinstance(value, (list, tuple)) and all(isinstance(a, Action) for a in value):
+        return list[Action]
+    for kind in (GameState, PlayerView, ScoreSheet, FinalScores, GameRecord):
+        if isinstance(value, kind):
+            return kind
+    raise DataError("", f"cannot write {type(value).__name__} as JSON")
+
+
+_READABLE: tuple[Any, ...] = (
+    Action,
+    GameState,
+    PlayerView,
+    ScoreSheet,
+    FinalScores,
+    GameRecord,
+    list[Action],
+)
+_READABLE_NAMES = (
+    "Action",
+    "GameState",
+    "PlayerView",
+    "ScoreSheet",
+    "FinalScores",
+    "GameRecord",
+    "list[Action]",
+)
+
+# ---------------------------------------------------------------------------
+# The converter
+# ---------------------------------------------------------------------------
+
+#: The board given to ``from_json`` (``None``: built-in maps by id).
+_BOARD: contextvars.ContextVar[Board | str | os.PathLike[str] | None] = contextvars.ContextVar(
+    "ttr_board", default=None
+)
+#: The board of the document being read, once resolved.
+_READING: contextvars.ContextVar[Board | None] = contextvars.ContextVar("ttr_reading", default=None)
+
+
+class _Bad(Exception):
+    """A value of the wrong type or out of range (turned into a DataError with its path)."""
+
+
+def _what(value: Any) -> str:
+    return show(value, 40)
+
+
+def _strict_int(value: Any, _: Any) -> int:
+    if type(value) is not int:
+        raise _Bad(f"expected a whole number, not {_what(value)}")
+    return value
+
+
+def _strict_str(value: Any, _: Any) -> str:
+    if type(value) is not str:
+        raise _Bad(f"expected a string, not {_what(value)}")
+    return value
+
+
+def _strict_bool(value: Any, _: Any) -> bool:
+    if type(value) is not bool:
+        raise _Bad(f"expected true or false, not {_what(value)}")
+    return value
+
+
+def _strict_float(value: Any, _: Any) -> float:
+    if type(value) not in (int, float) or not math.isfinite(value):
+        raise _Bad(f"expected a number, not {_what(value)}")
+    return float(value)
+
+
+def _json_value(value: Any, _: Any = None) -> Any:
+    """A free-form value (variant view entries, options): JSON scalars, and lists
+    read back as tuples and objects as read-only mappings, so that they stay hashable."""
+    if value is None or type(value) in (int, str, bool, float):
+        return value
+    if isinstance(value, list):
+        return tuple(_json_value(v) for v in value)
+    if isinstance(value, dict):
+        return FrozenMap({k: _json_value(v) for k, v in value.items()})
+    raise _Bad(f"expected a JSON value, not {_what(value)}")
+
+
+def _plain_value(value: Any) -> Any:
+    """A free-form value written as JSON (tuples and frozensets as lists)."""
+    if value is None or type(value) in (int, str, bool, float):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _plain_value(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain_value(v) for v in value]
+    if isinstance(value, frozenset):
+        return sorted((_plain_value(v) for v in value), key=repr)
+    if attrs.has(type(value)):
+        return _CONVERTER.unstructure(value)
+    raise DataError("", f"cannot write {type(value).__name__} as JSON")
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_structure_hook(int, _strict_int)
+    conv.register_structure_hook(str, _strict_str)
+    conv.register_structure_hook(bool, _strict_bool)
+    conv.register_structure_hook(float, _strict_float)
+    conv.register_structure_hook(Any, _json_value)
+    conv.register_unstructure_hook(Any, _plain_value)
+
+    def attrs_factory(cls: type) -> Callable[[Any, Any], Any]:
+        inner: Callable[[Any, Any], Any] = make_dict_structure_fn(
+            cls, conv, _cattrs_forbid_extra_keys=True
+        )
+
+        def structure(value: Any, _: Any) -> Any:
+            if not isinstance(value, dict):
+                raise _Bad(f"expected an object, not {_what(value)}")
+            return inner(value, cls)
+
+        return structure
+
+    conv.register_structure_hook_factory(attrs.has, attrs_factory)
+
+    def is_tuple(t: Any) -> bool:
+        return get_origin(t) is tuple
+
+    def tuple_factory(t: Any) -> Callable[[Any, Any], Any]:
+        args = get_args(t)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = args[0]
+
+            def structure_items(value: Any, _: Any) -> Any:
+                if not isinstance(value, list):
+                    raise _Bad(f"expected a list, not {_what(value)}")
+                return tuple(
+                    _at(i, functools.partial(conv.structure, v, item)) for i, v in enumerate(value)
+                )
+
+            return structure_items
+
+        def structure_fixed(value: Any, _: Any) -> Any:
+            if not isinstance(value, list) or len(value) != len(args):
+                raise _Bad(f"expected a list of {len(args)} items, not {_what(value)}")
+            return tuple(
+                _at(i, functools.partial(conv.structure, v, a))
+                for i, (v, a) in enumerate(zip(value, args, strict=True))
+            )
+
+        return structure_fixed
+
+    conv.register_structure_hook_factory(is_tuple, tuple_factory)
+
+    def is_mapping(t: Any) -> bool:
+        return get_origin(t) in (Mapping, dict) or t is Mapping
+
+    def mapping_factory(t: Any) -> Callable[[Any, Any], Any]:
+        args = get_args(t) or (str, Any)
+        key_type, value_type = args
+
+        def structure_mapping(value: Any, _: Any) -> Any:
+            if not isinstance(value, dict):
+                raise _Bad(f"expected an object, not {_what(value)}")
+            return FrozenMap(
+                {
+                    conv.structure(k, key_type): conv.structure(v, value_type)
+                    for k, v in value.items()
+                }
+            )
+
+        return structure_mapping
+
+    conv.register_structure_hook_factory(is_mapping, mapping_factory)
+    conv.register_unstructure_hook_func(
+        lambda t: isinstance(t, type) and issubclass(t, Mapping) and t is not Hand,
+        lambda m: {str(k): _plain_value(v) for k, v in m.items()},
+    )
+
+    def frozenset_of_ints(value: Any, _: Any) -> frozenset[int]:
+        if not isinstance(value, list):
+            raise _Bad(f"expected a list, not {_what(value)}")
+        return frozenset(_strict_int(v, int) for v in value)
+
+    conv.register_structure_hook_func(_is_frozenset, frozenset_of_ints)
+    conv.register_unstructure_hook(frozenset, lambda s: sorted(s, key=repr))
+
+    # Actions: a tagged union, the tag a stable name.
+    conv.register_unstructure_hook_func(
+        lambda t: isinstance(t, type) and issubclass(t, Action), _unstructure_action
+    )
+    conv.register_structure_hook(Action, _structure_action)
+    conv.register_structure_hook_func(lambda t: t == list[Action], _structure_action_list)
+    # The board, the hand and the enums.
+    conv.register_unstructure_hook_func(_is(Board), _unstructure_board)
+    conv.register_structure_hook_func(_is(Board), _structure_board)
+    conv.register_unstructure_hook_func(_is(Hand), _unstructure_hand)
+    conv.register_structure_hook_func(_is(Hand), _structure_hand)
+    conv.register_structure_hook_func(_is(Termination), _enum(Termination))
+    conv.register_unstructure_hook_func(_is(GameState), _unstructure_state)
+    conv.register_structure_hook_func(_is(GameState), _structure_state)
+    conv.register_unstructure_hook_func(_is(Pending), _unstructure_pending)
+    conv.register_structure_hook_func(_is(Pending), _structure_pending)
+    conv.register_unstructure_hook_func(_is(PlayerView), _unstructure_view)
+    conv.register_structure_hook_func(_is(PlayerView), _structure_view)
+    conv.register_unstructure_hook_func(_is(GameRecord), _unstructure_record)
+    conv.register_structure_hook_func(_is(GameRecord), _structure_record)
+    return conv
+
+
+def _is_frozenset(kind: Any) -> bool:
+    origin: Any = get_origin(kind)
+    return origin is frozenset
+
+
+def _read(value: Any, kind: Any) -> Any:
+    """``value`` structured as ``kind`` by the converter (any type form)."""
+    return _CONVERTER.structure(value, kind)
+
+
+def _is(cls: type) -> Callable[[Any], bool]:
+    return lambda t: t is cls
+
+
+def _enum(kind: Any) -> Callable[[Any, Any], Any]:
+    def structure(value: Any, _: Any) -> Any:
+        try:
+            return kind(_strict_str(value, str))
+        except ValueError:
+            choices = ", ".join(repr(m.value) for m in kind)
+            raise _Bad(f"expected one of {choices}, not {_what(value)}") from None
+
+    return structure
+
+
+# -- actions -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4)
+def _action_tags(generation: int) -> tuple[Mapping[str, type[Action]], Mapping[type, str]]:
+    """Tag → class and class → tag: the core's and every installed plugin's."""
+    tags: dict[str, type[Action]] = dict(CORE_ACTION_TAGS)
+    for name, plugin in installed_plugins().items():
+        impl = plugin.impls.get("ttr_action_types")
+        if impl is None:
+            continue
+        declared = impl()
+        if declared is None:
+            continue
+        for tag, cls in _checked_action_types(name, declared).items():
+            tags[tag] = cls
+    return tags, {cls: tag for tag, cls in tags.items()}
+
+
+def _checked_action_types(variant: str, declared: Any) -> dict[str, type[Action]]:
+    if not isinstance(declared, Mapping):
+        raise PluginError(
+            f"variant {variant!r}: hook ttr_action_types must return a mapping tag → action "
+            f"class, not {type(declared).__name__}",
+            variant=variant,
+            hook="ttr_action_types",
+        )
+    found: dict[str, type[Action]] = {}
+    for tag, cls in declared.items():
+        if not isinstance(tag, str) or not (tag == variant or tag.startswith(variant + ".")):
+            raise PluginError(
+                f"variant {variant!r}: hook ttr_action_types: tag {tag!r} must start with "
+                f"{variant + '.'!r}",
+                variant=variant,
+                hook="ttr_action_types",
+            )
+        if not (isinstance(cls, type) and issubclass(cls, Action) and attrs.has(cls)):
+            raise PluginError(
+                f"variant {variant!r}: hook ttr_action_types: {tag!r} must name an attrs "
+                f"subclass of Action, not {cls!r}",
+                variant=variant,
+                hook="ttr_action_types",
+            )
+        found[tag] = cls  # type: ignore[assignment]  # checked: an Action subclass
+    return found
+
+
+def _unstructure_action(action: Action) -> dict[str, Any]:
+    tags = _action_tags(plugins_generation())[1]
+    tag = tags.get(type(action))
+    if tag is None:
+        raise DataError(
+            "",
+            f"{type(action).__name__} has no JSON tag: its variant must declare it with the "
+            "ttr_action_types hook",
+        )
+    data: dict[str, Any] = {"type": tag}
+    for field in attrs.fields(type(action)):
+        data[field.name] = _plain_value(getattr(action, field.name))
+    return data
+
+
+@functools.lru_cache(maxsize=256)
+def _action_structurer(cls: type[Action]) -> Callable[[Any, Any], Any]:
+    return make_dict_structure_fn(cls, _CONVERTER, _cattrs_forbid_extra_keys=True)
+
+
+def _structure_action(value: Any, _: Any) -> Action:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected an action object, not {_what(value)}")
+    tag = value.get("type")
+    tags = _action_tags(plugins_generation())[0]
+    cls = tags.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise _Bad(f"unknown action type {_what(tag)} (expected one of {', '.join(sorted(tags))})")
+    fields = {k: v for k, v in value.items() if k != "type"}
+    action: Action = _action_structurer(cls)(fields, cls)  # type: ignore[arg-type]
+    return action
+
+
+def _structure_action_list(value: Any, _: Any) -> list[Action]:
+    if not isinstance(value, list):
+        raise _Bad(f"expected a list of actions, not {_what(value)}")
+    if len(value) > MAX_ACTIONS:
+        raise _Bad(f"{len(value)} actions; at most {MAX_ACTIONS} are read")
+    return [_CONVERTER.structure(v, Action) for v in value]
+
+
+# -- boards and hands ------------------------------------------------------------
+
+
+def _unstructure_board(board: Board) -> dict[str, str]:
+    return {"id": board.id, "fingerprint": map_fingerprint(board)}
+
+
+def _structure_board(value: Any, _: Any) -> Board:
+    if not isinstance(value, dict) or set(value) != {"id", "fingerprint"}:
+        raise _Bad(f"expected {{'id': ..., 'fingerprint': ...}}, not {_what(value)}")
+    map_id = _strict_str(value["id"], str)
+    fingerprint = _strict_str(value["fingerprint"], str)
+    board = _board_for(map_id, fingerprint, _BOARD.get(), "")
+    _READING.set(board)
+    return board
+
+
+def _reading_board() -> Board:
+    board = _READING.get()
+    if board is None:
+        raise _Bad("the map must come before this field")
+    return board
+
+
+def _unstructure_hand(hand: Hand) -> dict[str, int]:
+    return dict(zip(hand.names, hand.counts, strict=True))
+
+
+def _structure_hand(value: Any, _: Any) -> Hand:
+    board = _reading_board()
+    return Hand(_card_counts(value, board), board.card_names)
+
+
+def _card_counts(value: Any, board: Board) -> tuple[int, ...]:
+    names = board.card_names
+    if not isinstance(value, dict):
+        raise _Bad(f"expected an object of card counts, not {_what(value)}")
+    unknown = sorted(set(value) - set(names))
+    if unknown:
+        raise _Bad(f"unknown cards {unknown} (cards: {', '.join(names)})")
+    counts = []
+    for name in names:
+        if name not in value:
+            raise _Path(name, "missing count")
+        count = value[name]
+        if type(count) is not int:
+            raise _Path(name, f"expected a whole number, not {_what(count)}")
+        if count < 0:
+            raise _Path(name, f"a count cannot be negative ({count})")
+        counts.append(count)
+    return tuple(counts)
+
+
+class _Path(Exception):
+    """A problem at ``key`` below the value being read."""
+
+    def __init__(self, key: str | int, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
+
+
+def _cards(value: Any, board: Board, empty: bool = False) -> tuple[Any, ...]:
+    """A list of card names as card indices (``None`` allowed when ``empty``)."""
+    if not isinstance(value, list):
+        raise _Bad(f"expected a list of card names, not {_what(value)}")
+    names = board.card_names
+    found: list[int | None] = []
+    for i, name in enumerate(value):
+        if name is None and empty:
+            found.append(None)
+        elif type(name) is str and name in names:
+            found.append(names.index(name))
+        else:
+            raise _Path(i, f"expected a card name ({', '.join(names)}), not {_what(name)}")
+    return tuple(found)
+
+
+# -- states ------------------------------------------------------------------------
+
+_STATE_FIELDS = tuple(f.name for f in attrs.fields(GameState) if f.init)
+
+
+def _unstructure_state(state: GameState) -> dict[str, Any]:
+    names = state.board.card_names
+    declared = _state_types(state.rules.variants)
+    variant_state = {}
+    for key, value in state.variant_state:
+        if key not in declared:
+            raise DataError(
+                f"variant_state.{key}",
+                "no variant of the game declares this key's type (hook ttr_variant_state_types)",
+            )
+        variant_state[key] = _CONVERTER.unstructure(value, declared[key])
+    return {
+        "format": FORMAT_VERSION,
+        "board": _unstructure_board(state.board),
+        "players": [_unstructure_player(p, names) for p in state.players],
+        "variants": list(state.rules.variants),
+        "options": {v: dict(values) for v, values in state.rules.options},
+        "seed": state.seed,
+        "deck": [names[c] for c in state.deck],
+        "display": [None if c is None else names[c] for c in state.display],
+        "discard": dict(zip(names, state.discard, strict=True)),
+        "ticket_deck": list(state.ticket_deck),
+        "ticket_discard": list(state.ticket_discard),
+        "owners": list(state.owners),
+        "pending": None if state.pending is None else _unstructure_pending(state.pending),
+        "start_offers": [list(o) for o in state.start_offers],
+        "final_turns": state.final_turns,
+        "passes": state.passes,
+        "turn": state.turn,
+        "shuffles": state.shuffles,
+        "termination": None if state.termination is None else str(state.termination),
+        "variant_state": variant_state,
+    }
+
+
+def _unstructure_player(player: PlayerState, names: tuple[str, ...]) -> dict[str, Any]:
+    data = {
+        f.name: _CONVERTER.unstructure(getattr(player, f.name))
+        for f in attrs.fields(PlayerState)
+        if f.init
+    }
+    data["hand"] = _unstructure_hand(player.hand)
+    if "known" in data:
+        data["known"] = {n: c for n, c in zip(names, player.known, strict=False) if c}
+    return data
+
+
+_STATE_KEYS = frozenset(
+    {
+        "format",
+        "board",
+        "players",
+        "variants",
+        "options",
+        "seed",
+        "deck",
+        "display",
+        "discard",
+        "ticket_deck",
+        "ticket_discard",
+        "owners",
+        "pending",
+        "start_offers",
+        "final_turns",
+        "passes",
+        "turn",
+        "shuffles",
+        "termination",
+        "variant_state",
+    }
+)
+
+
+def _structure_state(value: Any, _: Any) -> GameState:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a game state object, not {_what(value)}")
+    _check_keys(value, _STATE_KEYS)
+    _check_format(value)
+    board = _field(value, "board", lambda v: _CONVERTER.structure(v, Board))
+    variants = _field(value, "variants", lambda v: _CONVERTER.structure(v, tuple[str, ...]))
+    options = _field(value, "options", lambda v: _read(v, Mapping[str, Mapping[str, Any]]))
+    players = _field(value, "players", lambda v: _structure_players(v, board))
+    try:
+        rules = game_rules(board, len(players), variants, options)
+    except TtrError as exc:
+        raise _Path("variants", f"the game cannot be configured: {exc}") from None
+    declared = _state_types(variants)
+    structured: dict[str, Any] = {
+        "board": board,
+        "rules": rules,
+        "players": players,
+        "seed": _field(value, "seed", _seed),
+        "deck": _field(value, "deck", lambda v: _cards(v, board)),
+        "display": _field(value, "display", lambda v: _cards(v, board, empty=True)),
+        "discard": _field(value, "discard", lambda v: _card_counts(v, board)),
+        "ticket_deck": _field(value, "ticket_deck", lambda v: _ints(v)),
+        "ticket_discard": _field(value, "ticket_discard", lambda v: _ints(v)),
+        "owners": _field(value, "owners", lambda v: _ints(v)),
+        "pending": _field(
+            value, "pending", lambda v: None if v is None else _structure_pending(v, Pending)
+        ),
+        "start_offers": _field(
+            value, "start_offers", lambda v: _CONVERTER.structure(v, tuple[tuple[int, ...], ...])
+        ),
+        "final_turns": _field(value, "final_turns", lambda v: _strict_int(v, int)),
+        "passes": _field(value, "passes", lambda v: _natural(v)),
+        "turn": _field(value, "turn", lambda v: _natural(v)),
+        "shuffles": _field(value, "shuffles", lambda v: _natural(v)),
+        "termination": _field(
+            value, "termination", lambda v: None if v is None else _enum(Termination)(v, None)
+        ),
+        "variant_state": _field(value, "variant_state", lambda v: _structure_slots(v, declared)),
+    }
+    state = GameState(**{name: structured[name] for name in _STATE_FIELDS})
+    _check_state(state)
+    return state
+
+
+def _natural(value: Any) -> int:
+    number = _strict_int(value, int)
+    if number < 0:
+        raise _Bad(f"expected a whole number ≥ 0, not {number}")
+    return number
+
+
+def _seed(value: Any) -> int:
+    seed = _natural(value)
+    if seed >= SEED_LIMIT:
+        raise _Bad(f"a seed is below 2**256, not {_what(seed)}")
+    return seed
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise _Bad(f"expected a list of whole numbers, not {_what(value)}")
+    for i, item in enumerate(value):
+        if type(item) is not int:
+            raise _Path(i, f"expected a whole number, not {_what(item)}")
+    return tuple(value)
+
+
+def _structure_players(value: Any, board: Board) -> tuple[PlayerState, ...]:
+    if not isinstance(value, list):
+        raise _Bad(f"expected a list of players, not {_what(value)}")
+    low, high = board.rules.min_players, board.rules.max_players
+    if not low <= len(value) <= high:
+        raise _Bad(f"{board.id} is played by {low} to {high} players, not {len(value)}")
+    players = []
+    for i, item in enumerate(value):
+        players.append(_at(i, functools.partial(_structure_player, item, board)))
+    return tuple(players)
+
+
+_PLAYER_FIELDS = tuple(f for f in attrs.fields(PlayerState) if f.init)
+
+
+def _structure_player(value: Any, board: Board) -> PlayerState:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a player object, not {_what(value)}")
+    names = {f.name for f in _PLAYER_FIELDS}
+    required = {f.name for f in _PLAYER_FIELDS if f.default is attrs.NOTHING}
+    _check_keys(value, names, required)
+    found: dict[str, Any] = {}
+    for field in _PLAYER_FIELDS:
+        if field.name not in value:
+            continue
+        raw = value[field.name]
+        if field.name == "hand":
+            found["hand"] = _field(
+                value, "hand", lambda v: Hand(_card_counts(v, board), board.card_names)
+            )
+        elif field.name == "known":
+            found["known"] = _field(value, "known", lambda v: _known(v, board))
+        elif field.name in ("tickets", "routes"):
+            found[field.name] = _field(value, field.name, lambda v: _ints(v))
+        elif field.name == "cars":
+            found["cars"] = _field(value, "cars", lambda v: _natural(v))
+        else:
+            found[field.name] = _field(value, field.name, lambda v: _strict_int(v, int))
+        del raw
+    return PlayerState(**found)
+
+
+def _known(value: Any, board: Board) -> tuple[int, ...]:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected an object of card counts, not {_what(value)}")
+    if not value:
+        return ()
+    full = {name: value.get(name, 0) for name in board.card_names}
+    unknown = sorted(set(value) - set(board.card_names))
+    if unknown:
+        raise _Bad(f"unknown cards {unknown}")
+    return _card_counts(full, board)
+
+
+def _unstructure_pending(pending: Pending) -> dict[str, Any]:
+    data: Any = None
+    if pending.data is not None:
+        kinds = _state_types(None)
+        kind_type = kinds.get(pending.kind)
+        if kind_type is None:
+            raise DataError(
+                "pending.data",
+                f"decision kind {pending.kind!r} declares no data type "
+                "(hook ttr_variant_state_types)",
+            )
+        data = _CONVERTER.unstructure(pending.data, kind_type)
+    return {
+        "kind": str(pending.kind),
+        "player": pending.player,
+        "offered": list(pending.offered),
+        "min_keep": pending.min_keep,
+        "data": data,
+    }
+
+
+def _structure_pending(value: Any, _: Any) -> Pending:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a decision object, not {_what(value)}")
+    _check_keys(value, {"kind", "player", "offered", "min_keep", "data"})
+    kind = _field(value, "kind", lambda v: _strict_str(v, str))
+    if kind in {k.value for k in PendingKind}:
+        kind = PendingKind(kind)
+    data_type = _state_types(None).get(kind)
+    raw = value["data"]
+    if raw is not None and data_type is None:
+        raise _Path("data", f"decision kind {kind!r} carries no data")
+    return Pending(
+        kind,
+        _field(value, "player", lambda v: _natural(v)),
+        _field(value, "offered", lambda v: _ints(v)),
+        _field(value, "min_keep", lambda v: _natural(v)),
+        None if raw is None else _field(value, "data", lambda v: _read(v, data_type)),
+    )
+
+
+def _state_types(variants: Sequence[str] | None) -> dict[str, Any]:
+    """Variant state keys and decision kinds → types, from the plugins of
+    ``variants`` (every installed plugin for ``None``)."""
+    plugins = installed_plugins()
+    names = list(plugins) if variants is None else list(variants)
+    return dict(_declared_types(plugins_generation(), tuple(names)))
+
+
+@functools.lru_cache(maxsize=64)
+def _declared_types(generation: int, names: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    plugins = installed_plugins()
+    found: dict[str, Any] = {}
+    for name in names:
+        plugin = plugins.get(name)
+        impl = None if plugin is None else plugin.impls.get("ttr_variant_state_types")
+        if impl is None:
+            continue
+        declared = impl()
+        if declared is None:
+            continue
+        if not isinstance(declared, Mapping):
+            raise PluginError(
+                f"variant {name!r}: hook ttr_variant_state_types must return a mapping "
+                f"key → type, not {type(declared).__name__}",
+                variant=name,
+                hook="ttr_variant_state_types",
+            )
+        for key, kind in declared.items():
+            if not isinstance(key, str) or not (key == name or key.startswith(name + ".")):
+                raise PluginError(
+                    f"variant {name!r}: hook ttr_variant_state_types: key {key!r} must start "
+                    f"with {name!r}",
+                    variant=name,
+                    hook="ttr_variant_state_types",
+                )
+            found[key] = kind
+    return tuple(found.items())
+
+
+def _structure_slots(value: Any, declared: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected an object of variant state, not {_what(value)}")
+    slots = []
+    for key in sorted(value):
+        if key not in declared:
+            raise _Path(key, "no variant of the game declares this key")
+        read = functools.partial(_read, kind=declared[key])
+        slots.append((key, _field(value, key, read)))
+    return tuple(slots)
+
+
+# -- views and records -------------------------------------------------------------
+
+_VIEW_FIELDS = tuple(f for f in attrs.fields(PlayerView) if f.init)
+
+
+def _unstructure_view(view: PlayerView) -> dict[str, Any]:
+    data: dict[str, Any] = {"format": FORMAT_VERSION}
+    for field in _VIEW_FIELDS:
+        value = getattr(view, field.name)
+        if field.name == "board":
+            data["board"] = _unstructure_board(value)
+        elif field.name == "variants":
+            data["variants"] = _plain_value(value)
+        else:
+            data[field.name] = _CONVERTER.unstructure(value)
+    return data
+
+
+def _structure_view(value: Any, _: Any) -> PlayerView:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a player view object, not {_what(value)}")
+    names = {f.name for f in _VIEW_FIELDS} | {"format"}
+    required = {f.name for f in _VIEW_FIELDS if f.default is attrs.NOTHING} | {"format"}
+    _check_keys(value, names, required)
+    _check_format(value)
+    board = _field(value, "board", lambda v: _CONVERTER.structure(v, Board))
+    types = attrs.resolve_types(PlayerView)
+    found: dict[str, Any] = {"board": board}
+    for field in attrs.fields(types):
+        if not field.init or field.name == "board" or field.name not in value:
+            continue
+        read = functools.partial(_read, kind=field.type)
+        found[field.name] = _field(value, field.name, read)
+    return PlayerView(**found)
+
+
+def _unstructure_record(record: GameRecord) -> dict[str, Any]:
+    return {
+        "format": record.format,
+        "map": record.map,
+        "map_fingerprint": record.map_fingerprint,
+        "players": record.players,
+        "variants": list(record.variants),
+        "options": {v: dict(o) for v, o in record.options.items()},
+        "seed": record.seed,
+        "actions": [_unstructure_action(a) for a in record.actions],
+        "library_version": record.library_version,
+        "plugin_versions": dict(record.plugin_versions),
+    }
+
+
+def _structure_record(value: Any, _: Any) -> GameRecord:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a game record object, not {_what(value)}")
+    _check_keys(value, {f.name for f in attrs.fields(GameRecord)})
+    _check_format(value)
+    return GameRecord(
+        map=_field(value, "map", lambda v: _strict_str(v, str)),
+        map_fingerprint=_field(value, "map_fingerprint", lambda v: _strict_str(v, str)),
+        players=_field(value, "players", lambda v: _natural(v)),
+        variants=_field(value, "variants", lambda v: _CONVERTER.structure(v, tuple[str, ...])),
+        options=_field(value, "options", lambda v: _read(v, Mapping[str, Mapping[str, Any]])),
+        seed=_field(value, "seed", _seed),
+        actions=tuple(_field(value, "actions", lambda v: _structure_action_list(v, None))),
+        library_version=_field(value, "library_version", lambda v: _strict_str(v, str)),
+        plugin_versions=_field(value, "plugin_versions", lambda v: _read(v, Mapping[str, str])),
+        format=value["format"],
+    )
+
+
+# -- paths and checks ----------------------------------------------------------------
+
+
+def _check_keys(
+    value: dict[str, Any], allowed: set[str] | frozenset[str], required: Any = None
+) -> None:
+    extra = sorted(set(value) - set(allowed))
+    if extra:
+        raise _Bad(f"unknown fields {extra} (expected: {', '.join(sorted(allowed))})")
+    missing = sorted(set(allowed if required is None else required) - set(value))
+    if missing:
+        raise _Bad(f"missing fields {missing}")
+
+
+def _check_format(value: dict[str, Any]) -> None:
+    found = value.get("format")
+    if found != FORMAT_VERSION or type(found) is not int:
+        raise _Path("format", f"format {_what(found)}: this library reads format {FORMAT_VERSION}")
+
+
+def _field(value: dict[str, Any], key: str, read: Callable[[Any], T]) -> T:
+    return _at(key, lambda: read(value[key]))
+
+
+def _at(key: str | int, read: Callable[[], T]) -> T:
+    """Run ``read``, prefixing any problem's path with ``key``."""
+    try:
+        return read()
+    except _Path as exc:
+        raise DataError(_join(key, str(exc.key)), exc.message) from None
+    except _Bad as exc:
+        raise DataError(_join(key, ""), str(exc)) from None
+    except DataError as exc:
+        raise DataError(_join(key, exc.path), exc.message) from None
+    except cattrs.BaseValidationError as exc:
+        path, message = _cattrs_problem(exc)
+        raise DataError(_join(key, path), message) from None
+
+
+def _join(key: str | int, rest: str) -> str:
+    head = f"[{key}]" if isinstance(key, int) else str(key)
+    if not rest:
+        return head
+    if rest.startswith("["):
+        return head + rest
+    if rest[0].isdigit():
+        return f"{head}[{rest}]"
+    return f"{head}.{rest}"
+
+
+def _cattrs_problem(exc: cattrs.BaseValidationError) -> tuple[str, str]:
+    def describe(error: BaseException, _: Any) -> str:
+        # An inner path travels after a NUL, to be joined to cattrs' own below.
+        if isinstance(error, DataError):
+            return f"{error.message}\0{error.path}"
+        if isinstance(error, _Path):
+            return f"{error.message}\0{error.key}"
+        if isinstance(error, _Bad):
+            return str(error)
+        if isinstance(error, cattrs.ForbiddenExtraKeysError):
+            return f"unknown fields {sorted(error.extra_fields)}"
+        if isinstance(error, KeyError):
+            return "required field missing"
+        return f"{type(error).__name__}: {error}"
+
+    messages = cattrs.transform_error(exc, format_exception=describe)
+    first = messages[0] if messages else "invalid value"
+    message, _, where = first.rpartition(" @ ")
+    path = where.removeprefix("$").removeprefix(".")
+    message, _, inner = (message or first).partition("\0")
+    if inner:
+        path = _join(path, inner) if path else inner
+    return path, message
+
+
+def _structure(data: Any, kind: Any) -> Any:
+    token = _READING.set(None)
+    try:
+        return _at_root(lambda: _CONVERTER.structure(data, kind))
+    finally:
+        _READING.reset(token)
+
+
+def _at_root(read: Callable[[], T]) -> T:
+    try:
+        return read()
+    except DataError:
+        raise
+    except _Path as exc:
+        raise DataError(str(exc.key), exc.message) from None
+    except _Bad as exc:
+        raise DataError("", str(exc)) from None
+    except cattrs.BaseValidationError as exc:
+        path, message = _cattrs_problem(exc)
+        raise DataError(path, message) from None
+    except RecursionError:
+        raise DataError("", "the input is nested too deeply") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise DataError("", f"malformed input: {type(exc).__name__}: {exc}") from None
+
+
+def _check_state(state: GameState) -> None:
+    """Every invariant a state read from a file must keep (``DataError`` with a path)."""
+    try:
+        _check_core(state)
+        _check_variants(state)
+    except PluginError as exc:
+        # A variant that cannot make sense of the state read: its state is bad.
+        raise DataError("variant_state", f"the variants cannot use this state: {exc}") from None
+
+
+def _check_core(state: GameState) -> None:
+    board = state.board
+    kinds = len(board.card_names)
+    n = state.num_players
+    if len(state.display) != board.rules.display_size:
+        raise DataError(
+            "display", f"expected {board.rules.display_size} slots, not {len(state.display)}"
+        )
+    if len(state.owners) != len(board.routes):
+        raise DataError(
+            "owners", f"expected one owner per route ({len(board.routes)}), not {len(state.owners)}"
+        )
+    declared = {o.owner for o in _non_seat_owners(state)}
+    for rid, owner in enumerate(state.owners):
+        if owner != UNCLAIMED and not 0 <= owner < n and owner not in declared:
+            raise DataError(
+                f"owners[{rid}]", f"{owner} is neither a seat, a declared owner nor {UNCLAIMED}"
+            )
+    claimed_by: dict[int, int] = {}
+    totals = list(state.discard)
+    for card in state.deck:
+        totals[card] += 1
+    for slot in state.display:
+        if slot is not None:
+            totals[slot] += 1
+    for seat, player in enumerate(state.players):
+        where = f"players[{seat}]"
+        for card, count in enumerate(player.hand.counts):
+            totals[card] += count
+        if player.known and (
+            len(player.known) != kinds
+            or any(k < 0 or k > c for k, c in zip(player.known, player.hand.counts, strict=True))
+        ):
+            raise DataError(f"{where}.known", "more known cards than the hand holds")
+        for i, rid in enumerate(player.routes):
+            if not 0 <= rid < len(board.routes):
+                raise DataError(f"{where}.routes[{i}]", f"there is no route {rid}")
+            if rid in claimed_by:
+                raise DataError(
+                    f"{where}.routes[{i}]",
+                    f"route {rid} is owned twice (seat {claimed_by[rid]} too)",
+                )
+            claimed_by[rid] = seat
+            if state.owners[rid] != seat:
+                raise DataError(
+                    f"{where}.routes[{i}]", f"owners[{rid}] is {state.owners[rid]}, not {seat}"
+                )
+            partner = board.routes[rid].partner
+            if partner is not None and state.owners[partner] == seat:
+                raise DataError(
+                    f"{where}.routes[{i}]",
+                    f"seat {seat} owns both routes of a pair ({rid}, {partner})",
+                )
+        placed = sum(board.routes[r].length for r in player.routes)
+        if player.cars != board.rules.cars_per_player - placed:
+            raise DataError(
+                f"{where}.cars",
+                f"{player.cars} cars, but {board.rules.cars_per_player} less the {placed} placed "
+                f"is {board.rules.cars_per_player - placed}",
+            )
+        start = board.rules.start_scores[seat] if seat < len(board.rules.start_scores) else 0
+        points = start + sum(
+            board.rules.route_points[board.routes[r].length] for r in player.routes
+        )
+        if player.score != points + player.play_points:
+            raise DataError(
+                f"{where}.score",
+                f"{player.score}, but the start score, the routes and the play points make "
+                f"{points + player.play_points}",
+            )
+    for rid, owner in enumerate(state.owners):
+        if 0 <= owner < n and claimed_by.get(rid) != owner:
+            raise DataError(f"owners[{rid}]", f"seat {owner} owns route {rid} but does not list it")
+    for card, (have, want) in enumerate(zip(totals, board.deck, strict=True)):
+        if have != want:
+            raise DataError(
+                "deck", f"{have} {board.card_names[card]} cards in the game where there are {want}"
+            )
+    from .hookcheck import ticket_places
+
+    placed_tickets = ticket_places(state)
+    if sorted(placed_tickets) != list(range(len(board.tickets))):
+        raise DataError("ticket_deck", "tickets are not each in exactly one place")
+    pending = state.pending
+    if (pending is None) != (state.termination is not None):
+        raise DataError("pending", "a game with no pending decision must be over, and the reverse")
+    if pending is not None and not 0 <= pending.player < n:
+        raise DataError("pending.player", f"{pending.player} is not a seat (0 to {n - 1})")
+    if not -1 <= state.final_turns <= n:
+        raise DataError("final_turns", f"expected -1 to {n}, not {state.final_turns}")
+    if state.passes > n:
+        raise DataError("passes", f"expected 0 to {n}, not {state.passes}")
+
+
+def _check_variants(state: GameState) -> None:
+    plugins = installed_plugins()
+    for variant in state.rules.variants:
+        impl = plugins[variant].impls.get("ttr_check_state") if variant in plugins else None
+        if impl is None:
+            continue
+        for problem in hookcheck.messages(impl, impl(state)):
+            key = problem.split(":", 1)[0] if ":" in problem else variant
+            raise DataError(f"variant_state.{key}", problem)
+
+
+def _non_seat_owners(state: GameState) -> tuple[NonSeatOwner, ...]:
+    from .views import non_seat_owners
+
+    return non_seat_owners(state)
+
+
+_CONVERTER = _make_converter()
