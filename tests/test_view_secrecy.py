@@ -82,6 +82,9 @@ def public_values(view: Any) -> list[object]:
     shown: list[object] = [view.hand, view.hand.counts, view.tickets, view.offered]
     shown += [view.ticket_discard, *(seat.routes for seat in view.seats)]
     shown += [other.routes for other in view.others]
+    # Public by the rules (every seat sees them), and small tuples of counts or
+    # ids that may equal a hidden tuple by chance: merchandise cards held, loans.
+    shown += [view.variants.get(key) for key in ("merchandise.held", "tolls.loans")]
     return shown
 
 
@@ -278,8 +281,12 @@ def test_states_that_differ_only_in_hidden_information_give_equal_views(
     rng = random.Random(change)
     for viewer in range(players):
         view = ttr_core.player_view(state, viewer)
+        text = ttr_core.to_json(view)
         for what, changed in hidden_variants(state, viewer, rng):
-            assert ttr_core.player_view(changed, viewer) == view, what
+            seen = ttr_core.player_view(changed, viewer)
+            assert seen == view, what
+            # What a server sends is the same text: nothing hidden in the JSON either.
+            assert ttr_core.to_json(seen) == text, what
 
 
 def test_the_check_has_teeth_a_change_the_viewer_can_see_changes_the_view() -> None:
