@@ -11,25 +11,93 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import re
+import reprlib
 import tomllib
+import unicodedata
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket, name_key
-from .errors import GeneratedTicketsWarning, MapError, MapProblem, MapWarning, UnknownMapError
+from .errors import (
+    ArgumentError,
+    GeneratedTicketsWarning,
+    MapError,
+    MapProblem,
+    MapWarning,
+    TtrError,
+    UnknownMapError,
+)
 from .hookspecs import LOCATION, ROUTE, MapField
 from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
 from .scoring import connected_pairs
 from .ticketgen import generate_tickets
-from .tomllines import Locator, Where, toml_error_line
+from .tomllines import Locator, Where, nesting_problem, toml_error_line
+
+_T = TypeVar("_T")
 
 #: The map format version this loader reads.
 FORMAT_VERSION = 1
+
+# Limits (docs/map-format.md, "Limits"): each far above every real map, each
+# low enough that a map within all of them loads in well under a second and
+# plays its first game without stalling (the engine prepares every payment of
+# every route for every seat, so route lengths, colours and seats multiply).
+#: Largest map or ticket deck file, in bytes of UTF-8, checked before parsing.
+MAX_FILE_BYTES = 256 * 1024
+#: Deepest nesting of arrays and inline tables.
+MAX_NESTING = 10
+#: Most parts of a dotted key (``a.b.c`` has three).
+MAX_KEY_PARTS = 10
+#: Largest whole number anywhere in a file (ids, pair labels, field values, ...).
+MAX_NUMBER = 1_000_000
+#: Most players a map may be played by.
+MAX_PLAYERS = 8
+#: Most card colours (the wild card not counted).
+MAX_COLORS = 12
+#: Most cards of one colour, and most wild cards.
+MAX_CARDS_PER_KIND = 500
+#: Most transportation cards in all.
+MAX_CARDS = 1000
+#: Most cars a player starts with.
+MAX_CARS = 200
+#: Longest route (and no route may be longer than ``cars_per_player``).
+MAX_ROUTE_LENGTH = 20
+#: Most route spaces on the board (the sum of all route lengths).
+MAX_SPACES = 1500
+MAX_LOCATIONS = 200
+MAX_ROUTES = 1000
+#: Most tickets listed, in a map or a ticket deck file, and largest ``deck``.
+MAX_TICKETS = 1000
+#: Most tickets dealt at setup (``start_dealt``) or drawn (``draw``) at once.
+MAX_TICKETS_DEALT = 10
+MAX_STARTING_HAND = 100
+MAX_DISPLAY = 20
+#: Most points of a route or a ticket (route points may be 0, never negative),
+#: and the largest start score either way.
+MAX_POINTS = 1000
+#: Longest name (ids, names, aliases, colours, variants, field names and
+#: most strings), and longest text (provenance, ``str`` field values).
+MAX_NAME_LENGTH = 100
+MAX_TEXT_LENGTH = 2000
+#: Most names in one list (aliases, variants).
+MAX_NAMES = 20
+#: Most fields a map declares for one table, and most provenance entries per list.
+MAX_FIELDS = 50
+MAX_PROVENANCE_ITEMS = 100
+#: Most problems one ``MapError`` lists; one more entry counts the rest.
+MAX_PROBLEMS = 100
+#: Most "did you mean" hints one load computes (each compares with every name).
+_MAX_HINTS = 50
+#: Characters refused in every string: controls (Cc), formatting (Cf, such as
+#: right-to-left overrides and zero-width spaces), surrogates, line and
+#: paragraph separators. They corrupt or disguise text shown to people.
+_CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _RETURNED = ("bottom", "discard")
 _TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board", "provenance"}
 _PROVENANCE_KEYS = {"summary", "sources", "verified", "unverified"}
@@ -68,12 +136,42 @@ _CORE_ENTRY_KEYS = {
 # ---------------------------------------------------------------------------
 
 
-def _did_you_mean(word: object, choices: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the choice closest to ``word``, if one is close."""
-    if not isinstance(word, str):
-        return ""
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+_REPR = reprlib.Repr()
+_REPR.maxstring = 80
+_REPR.maxother = 80
+_REPR.maxlong = 40
+_REPR.maxlist = _REPR.maxtuple = 8
+_REPR.maxdict = 4
+_REPR.maxlevel = 3
+
+
+def _label(name: str) -> str:
+    """``name`` as part of an entry's label: as written if short and printable."""
+    return name if len(name) <= MAX_NAME_LENGTH and name.isprintable() else _show(name)
+
+
+def _show(value: object) -> str:
+    """``repr(value)`` cut short: a value from the file, however large or deep."""
+    return _REPR.repr(value)
+
+
+def _what(value: object) -> str:
+    """What an argument is, for an :class:`ArgumentError` message."""
+    return f"{type(value).__name__} {_show(value)}"
+
+
+def _text_problem(value: str, limit: int, *, breaks: bool = False) -> str | None:
+    """What is wrong with a string shown to people: too long, or a control
+    character (a text, unlike a name, may hold line breaks and tabs)."""
+    if len(value) > limit:
+        return f"must be at most {limit} characters, not {len(value)}"
+    if not value.isprintable():  # fast for the usual text; the few it flags are looked at
+        for char in value:
+            if breaks and char in "\n\t":
+                continue
+            if unicodedata.category(char) in _CONTROL_CATEGORIES:
+                return f"must not contain control characters (U+{ord(char):04X})"
+    return None
 
 
 class _Checker:
@@ -88,15 +186,43 @@ class _Checker:
         self._text = text
         self._data = data
         self._found: list[tuple[str, str, tuple[Where, ...]]] = []
+        self._unlisted = 0
+        self._hints = _MAX_HINTS
+        #: Set when a count is so far over its limit that checking on is pointless.
+        self.too_big = False
         self._locator: Locator | None = None
         #: Where each route and ticket is, by ("route" or "ticket", id).
         self.entry_at: dict[tuple[str, int], Where] = {}
 
     def add(self, entry: str, message: str, at: Where | None = None, key: str = "") -> None:
+        if len(self._found) >= MAX_PROBLEMS:
+            self._unlisted += 1
+            return
         where: tuple[Where, ...] = ()
         if at is not None:
             where = ((*at, key), at) if key else (at,)
         self._found.append((entry, message, where))
+
+    def hint(self, word: object, choices: Iterable[str]) -> str:
+        """``"; did you mean 'x'?"`` for the choice closest to ``word``, if one is close.
+
+        Each hint compares ``word`` with every choice, so a file full of
+        mistakes gets hints for its first few only.
+        """
+        close = self._closest(word, choices)
+        return f"; did you mean {close!r}?" if close is not None else ""
+
+    def closest_place(self, value: str, places: _Places) -> str:
+        """:meth:`hint` naming the printed name of the location closest to ``value``."""
+        close = self._closest(value, places.written)
+        return f"; did you mean {places.written[close]!r}?" if close is not None else ""
+
+    def _closest(self, word: object, choices: Iterable[str]) -> str | None:
+        if not isinstance(word, str) or len(word) > MAX_NAME_LENGTH or self._hints <= 0:
+            return None
+        self._hints -= 1
+        close = difflib.get_close_matches(word, list(choices), n=1)
+        return close[0] if close else None
 
     def line(self, *where: Where) -> int | None:
         if not where:
@@ -106,10 +232,14 @@ class _Checker:
         return self._locator.line(where)
 
     def problems(self) -> list[MapProblem]:
-        return [
+        found = [
             MapProblem(self.source, entry, message, self.line(*where))
             for entry, message, where in self._found
         ]
+        if self._unlisted:
+            message = f"{self._unlisted} more problems not listed (at most {MAX_PROBLEMS} are)"
+            found.append(MapProblem(self.source, "file", message))
+        return found
 
     def table(self, data: Mapping[str, Any], key: str, entry: str, at: Where) -> Mapping[str, Any]:
         value = data.get(key)
@@ -128,8 +258,8 @@ class _Checker:
             if key not in allowed:
                 self.add(
                     entry,
-                    f"unknown key {key!r} (expected one of: {', '.join(sorted(allowed))})"
-                    + _did_you_mean(key, sorted(allowed)),
+                    f"unknown key {_show(key)} (expected one of: {', '.join(sorted(allowed))})"
+                    + self.hint(key, sorted(allowed)),
                     at,
                     key,
                 )
@@ -142,14 +272,24 @@ class _Checker:
         at: Where,
         *,
         low: int = 0,
+        high: int = MAX_NUMBER,
         default: int | None = None,
     ) -> int:
+        """``data[key]``: a whole number from ``low`` to ``high`` (else reported, and ``low``)."""
         value = data.get(key, default)
         if value is None:
             self.add(entry, f"missing {key!r} (a whole number ≥ {low})", at)
             return low
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            self.add(entry, f"{key!r} must be a whole number ≥ {low}, not {value!r}", at, key)
+            self.add(entry, f"{key!r} must be a whole number ≥ {low}, not {_show(value)}", at, key)
+            return low
+        if value > high:
+            self.add(
+                entry,
+                f"{key!r} must be a whole number from {low} to {high}, not {_show(value)}",
+                at,
+                key,
+            )
             return low
         return value
 
@@ -160,24 +300,64 @@ class _Checker:
             self.add(entry, "missing 'id' (a whole number ≥ 0)", at)
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.add(entry, f"'id' must be a whole number ≥ 0, not {value!r}", at, "id")
+            self.add(entry, f"'id' must be a whole number ≥ 0, not {_show(value)}", at, "id")
+            return None
+        if value > MAX_NUMBER:
+            message = f"'id' must be a whole number from 0 to {MAX_NUMBER}, not {_show(value)}"
+            self.add(entry, message, at, "id")
             return None
         return value
 
-    def string(self, data: Mapping[str, Any], key: str, entry: str, at: Where) -> str:
+    def string(
+        self,
+        data: Mapping[str, Any],
+        key: str,
+        entry: str,
+        at: Where,
+        limit: int = MAX_NAME_LENGTH,
+        *,
+        breaks: bool = False,
+    ) -> str:
+        """``data[key]``: a non-empty string of at most ``limit`` characters with no
+        control characters but, if ``breaks``, line breaks and tabs (else
+        reported, and ``""``)."""
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
-            self.add(entry, f"{key!r} must be a non-empty string, not {value!r}", at, key)
+            self.add(entry, f"{key!r} must be a non-empty string, not {_show(value)}", at, key)
+            return ""
+        problem = _text_problem(value, limit, breaks=breaks)
+        if problem is not None:
+            self.add(entry, f"{key!r} {problem}", at, key)
             return ""
         return value
 
     def string_list(
-        self, data: Mapping[str, Any], key: str, entry: str, at: Where
+        self,
+        data: Mapping[str, Any],
+        key: str,
+        entry: str,
+        at: Where,
+        *,
+        most: int = MAX_NAMES,
+        limit: int = MAX_NAME_LENGTH,
+        noun: str = "names",
+        breaks: bool = False,
     ) -> tuple[str, ...]:
+        """``data[key]`` (default empty): a list of at most ``most`` strings, each
+        as :meth:`string` checks one (else reported, and ``()``)."""
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.add(entry, f"{key!r} must be a list of strings, not {value!r}", at, key)
+            self.add(entry, f"{key!r} must be a list of strings, not {_show(value)}", at, key)
             return ()
+        if len(value) > most:
+            self.add(entry, f"{key!r} must list at most {most} {noun}, not {len(value)}", at, key)
+            return ()
+        for item in value:
+            problem = "must not be empty" if not item.strip() else None
+            problem = problem or _text_problem(item, limit, breaks=breaks)
+            if problem is not None:
+                self.add(entry, f"{key!r}: {_show(item)} {problem}", at, key)
+                return ()
         return tuple(value)
 
 
@@ -201,17 +381,14 @@ class _Places:
         kind = "another spelling" if name_key(printed) == name_key(value) else "an alias"
         return f"{value!r} is {kind} of {printed!r}: use the printed name"
 
-    def closest(self, value: str) -> str:
-        """``"; did you mean 'x'?"`` naming the printed name closest to ``value``."""
-        close = difflib.get_close_matches(value, list(self.written), n=1)
-        return f"; did you mean {self.written[close[0]]!r}?" if close else ""
-
 
 def _kind_name(kind: type | str) -> str:
     return kind if isinstance(kind, str) else kind.__name__
 
 
-def _field_value(field: MapField, value: Any, places: _Places) -> tuple[Any, str | None]:
+def _field_value(
+    check: _Checker, field: MapField, value: Any, places: _Places
+) -> tuple[Any, str | None]:
     """The value to store for a variant field, or an error message."""
     kind = field.type
     if kind == LOCATION:
@@ -220,8 +397,8 @@ def _field_value(field: MapField, value: Any, places: _Places) -> tuple[Any, str
                 alias = places.alias_message(value)
                 if alias is not None:
                     return None, f"field {field.name!r}: {alias}"
-            hint = places.closest(value) if isinstance(value, str) else ""
-            return None, f"field {field.name!r} must name a location, not {value!r}{hint}"
+            hint = check.closest_place(value, places) if isinstance(value, str) else ""
+            return None, f"field {field.name!r} must name a location, not {_show(value)}{hint}"
         return value, None
     if kind == ROUTE:
         if (
@@ -236,14 +413,24 @@ def _field_value(field: MapField, value: Any, places: _Places) -> tuple[Any, str
                         alias = places.alias_message(v)
                         if alias is not None:
                             return None, f"field {field.name!r}: {alias}"
-                        hint = hint or places.closest(v)
-            return None, f"field {field.name!r} must be [location, location], not {value!r}{hint}"
+                        hint = hint or check.closest_place(v, places)
+            shown = _show(value)
+            return None, f"field {field.name!r} must be [location, location], not {shown}{hint}"
         if frozenset(value) not in places.joined:
             return None, f"field {field.name!r}: no route joins {value[0]!r} and {value[1]!r}"
         return tuple(value), None
     assert isinstance(kind, type)
     if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
-        return None, f"field {field.name!r} must be of type {kind.__name__}, not {value!r}"
+        return None, f"field {field.name!r} must be of type {kind.__name__}, not {_show(value)}"
+    if isinstance(value, int) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        return None, (
+            f"field {field.name!r} must be a whole number from {-MAX_NUMBER} to {MAX_NUMBER}, "
+            f"not {_show(value)}"
+        )
+    if isinstance(value, str):
+        problem = _text_problem(value, MAX_TEXT_LENGTH, breaks=True)
+        if problem is not None:
+            return None, f"field {field.name!r} {problem}"
     return value, None
 
 
@@ -266,13 +453,13 @@ def _check_extra(
             expected = sorted(core | set(fields))
             check.add(
                 entry,
-                f"unknown field {key!r} (expected one of: {', '.join(expected)})"
-                + _did_you_mean(key, expected),
+                f"unknown field {_show(key)} (expected one of: {', '.join(expected)})"
+                + check.hint(key, expected),
                 at,
                 key,
             )
             continue
-        stored, error = _field_value(field, value, places)
+        stored, error = _field_value(check, field, value, places)
         if error is not None:
             check.add(entry, error, at, key)
             continue
@@ -293,27 +480,34 @@ def _map_fields(
         check.add("[fields]", "must be a table of [fields.<table>] tables", ("fields",))
         return fields
     for table, entries in declared.items():
-        entry = f"[fields.{table}]"
+        entry = f"[fields.{_label(table)}]"
         at: Where = ("fields", table)
         if table not in fields:
             check.add(
                 entry,
-                f"unknown table {table!r} (expected one of: {', '.join(fields)})"
-                + _did_you_mean(table, fields),
+                f"unknown table {_show(table)} (expected one of: {', '.join(fields)})"
+                + check.hint(table, fields),
                 at,
             )
             continue
         if not isinstance(entries, Mapping):
             check.add(entry, "must be a table of field = kind", at)
             continue
+        if len(entries) > MAX_FIELDS:
+            check.add(entry, f"{len(entries)} fields: a map may declare at most {MAX_FIELDS}", at)
+            continue
         for name, kind_name in entries.items():
+            problem = _text_problem(name, MAX_NAME_LENGTH)
+            if problem is not None:
+                check.add(entry, f"field name {_show(name)} {problem}", at, name)
+                continue
             kind = _FIELD_KINDS.get(kind_name) if isinstance(kind_name, str) else None
             if kind is None:
                 kinds = ", ".join(_FIELD_KINDS)
                 check.add(
                     entry,
-                    f"field {name!r}: kind must be one of {kinds}, not {kind_name!r}"
-                    + _did_you_mean(kind_name, _FIELD_KINDS),
+                    f"field {name!r}: kind must be one of {kinds}, not {_show(kind_name)}"
+                    + check.hint(kind_name, _FIELD_KINDS),
                     at,
                     name,
                 )
@@ -343,22 +537,91 @@ def parse_map(text: str, source: str = "<map>") -> Board:
     listing every problem found, each with its line where the text shows
     it. A map that loads but is probably wrong (a location no route reaches,
     a ticket that can never be completed) gives a :class:`MapWarning` for
-    each such doubt.
+    each such doubt. Every size and count is bounded (``docs/map-format.md``,
+    "Limits"). Raises :class:`ArgumentError` if ``text`` or ``source`` is
+    not a ``str``.
     """
+    _check_str("text", text, "the map's TOML text")
+    _check_str("source", source, "the name for messages")
     return _parse_map(text, source, stacklevel=3)
 
 
-def _toml(text: str, source: str) -> dict[str, Any]:
-    """The TOML ``text`` parsed (``MapError`` with the line for text that is not TOML)."""
+def _check_str(name: str, value: object, meaning: str) -> None:
+    if not isinstance(value, str):
+        raise ArgumentError(f"{name} must be a str ({meaning}), not {_what(value)}")
+
+
+def _file_error(source: str, message: str, line: int | None = None) -> MapError:
+    return MapError([MapProblem(source, "file", message, line)])
+
+
+def _size_error(source: str, size: int, kind: str) -> MapError:
+    return _file_error(
+        source, f"the file is {size} bytes: a {kind} file may have at most {MAX_FILE_BYTES} bytes"
+    )
+
+
+def _toml(text: str, source: str, kind: str = "map") -> dict[str, Any]:
+    """The TOML ``text`` parsed, once it is known to be small and shallow enough
+    (``MapError`` with the line for text that is not TOML or is too big)."""
+    # Up to a quarter of the limit in characters, the UTF-8 cannot exceed it.
+    if len(text) > MAX_FILE_BYTES // 4:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_FILE_BYTES:
+            raise _size_error(source, size, kind)
+    nested = nesting_problem(text, MAX_NESTING, MAX_KEY_PARTS)
+    if nested is not None:
+        message, line = nested
+        raise _file_error(source, f"{message}: too deeply nested to read", line)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        problem = MapProblem(source, "file", f"not valid TOML: {exc}", toml_error_line(exc))
-        raise MapError([problem]) from None
+        raise _file_error(source, f"not valid TOML: {exc}", toml_error_line(exc)) from None
+    except ValueError as exc:
+        # Python refuses to read an integer of more than 4300 digits (its own
+        # guard against slow conversions); tomllib lets that ValueError out.
+        digits = _LONG_NUMBER.search(text)
+        if digits is None:
+            raise _file_error(source, f"not valid TOML: {_show(str(exc))}") from None
+        line = text.count("\n", 0, digits.start()) + 1
+        raise _file_error(source, "a whole number of more than 4300 digits", line) from None
+    except (RecursionError, MemoryError):  # the scan above should make these impossible
+        raise _file_error(source, "too large or too deeply nested to read") from None
+
+
+_LONG_NUMBER = re.compile(r"[0-9_]{4301,}")
 
 
 def _parse_map(text: str, source: str, stacklevel: int) -> Board:
-    """:func:`parse_map`; warnings name the caller ``stacklevel`` frames up."""
+    """:func:`parse_map` of a ``str``; warnings name the caller ``stacklevel`` frames up.
+
+    Whatever the text, it returns a :class:`Board` or raises :class:`MapError`
+    (or a :class:`TtrError` of a plugin): an exception of any other kind
+    from checking hostile text is turned into a ``MapError`` naming it.
+    """
+    return _guarded(source, _checked_map, text, source, stacklevel + 2)
+
+
+def _guarded(source: str, work: Callable[..., _T], *args: Any) -> _T:
+    """``work(*args)``, with any exception but a :class:`TtrError` turned into a
+    :class:`MapError` about ``source``: the last line of defence against a
+    hostile file reaching a case the checks missed."""
+    try:
+        return work(*args)
+    except TtrError:
+        raise
+    except (RecursionError, MemoryError, OverflowError) as exc:
+        message = f"too large or too deeply nested to check ({type(exc).__name__})"
+        raise _file_error(source, message) from None
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+        message = (
+            f"could not be checked: {type(exc).__name__}: {_show(str(exc))} "
+            "(a bug in ttr-core: please report it with the file)"
+        )
+        raise _file_error(source, message) from exc
+
+
+def _checked_map(text: str, source: str, stacklevel: int) -> Board:
     data = _toml(text, source)
     check = _Checker(source, text, data)
     top: Where = ()
@@ -366,13 +629,13 @@ def _parse_map(text: str, source: str, stacklevel: int) -> Board:
     check.unknown_keys(data, _TOP_KEYS, "file", top)
     version = data.get("format")
     if type(version) is not int or version != FORMAT_VERSION:
-        check.add("file", f"'format' must be {FORMAT_VERSION}, not {version!r}", top, "format")
+        check.add("file", f"'format' must be {FORMAT_VERSION}, not {_show(version)}", top, "format")
 
     meta = check.table(data, "map", "[map]", top)
     at: Where = ("map",)
     check.unknown_keys(meta, _MAP_KEYS, "[map]", at)
     map_id = check.string(meta, "id", "[map]", at)
-    name = check.string(meta, "name", "[map]", at)
+    name = check.string(meta, "name", "[map]", at, breaks=True)
     aliases = check.string_list(meta, "aliases", "[map]", at)
     default_variants = check.string_list(meta, "variants", "[map]", at)
     players = meta.get("players")
@@ -384,7 +647,16 @@ def _parse_map(text: str, source: str, stacklevel: int) -> Board:
     ):
         check.add(
             "[map]",
-            f"'players' must be [min, max] with 1 ≤ min ≤ max, not {players!r}",
+            f"'players' must be [min, max] with 1 ≤ min ≤ max, not {_show(players)}",
+            at,
+            "players",
+        )
+        players = [1, 1]
+    elif players[1] > MAX_PLAYERS:
+        check.add(
+            "[map]",
+            f"'players' must be [min, max] with 1 ≤ min ≤ max ≤ {MAX_PLAYERS}, "
+            f"not {_show(players)}",
             at,
             "players",
         )
@@ -397,6 +669,11 @@ def _parse_map(text: str, source: str, stacklevel: int) -> Board:
 
     board_data = check.table(data, "board", "[board]", top)
     check.unknown_keys(board_data, {"locations", "routes", "tickets"}, "[board]", ("board",))
+    _check_counts(check, board_data, "map", _MAP_COUNTS)
+    if check.too_big:
+        # Checking each of tens of thousands of entries (or colours) is slow
+        # and adds nothing to "too many".
+        raise MapError(check.problems())
     plugin_fields: dict[str, dict[str, MapField]] = {"locations": {}, "routes": {}, "tickets": {}}
     for field in declared_map_fields():
         if field.table in plugin_fields:
@@ -481,13 +758,29 @@ def _parse_provenance(check: _Checker, raw: Any) -> Provenance | None:
         check.add("[provenance]", "must be a table", at)
         return None
     check.unknown_keys(raw, _PROVENANCE_KEYS, "[provenance]", at)
-    summary = check.string(raw, "summary", "[provenance]", at)
-    verified = check.string_list(raw, "verified", "[provenance]", at)
-    unverified = check.string_list(raw, "unverified", "[provenance]", at)
+    summary = check.string(raw, "summary", "[provenance]", at, MAX_TEXT_LENGTH, breaks=True)
+    verified, unverified = (
+        check.string_list(
+            raw,
+            key,
+            "[provenance]",
+            at,
+            most=MAX_PROVENANCE_ITEMS,
+            limit=MAX_TEXT_LENGTH,
+            noun="entries",
+            breaks=True,
+        )
+        for key in ("verified", "unverified")
+    )
     sources: list[tuple[str, str]] = []
     listed = raw.get("sources", [])
-    if not isinstance(listed, list):
-        check.add("[provenance]", "'sources' must be a list of { id, what } tables", at, "sources")
+    if not isinstance(listed, list) or len(listed) > MAX_PROVENANCE_ITEMS:
+        check.add(
+            "[provenance]",
+            f"'sources' must be a list of at most {MAX_PROVENANCE_ITEMS} {{ id, what }} tables",
+            at,
+            "sources",
+        )
         listed = []
     for i, item in enumerate(listed):
         if (
@@ -497,12 +790,16 @@ def _parse_provenance(check: _Checker, raw: Any) -> Provenance | None:
         ):
             check.add(
                 "[provenance]",
-                f'source {i} must be {{ id = "…", what = "…" }}, not {item!r}',
+                f'source {i} must be {{ id = "…", what = "…" }}, not {_show(item)}',
                 at,
                 "sources",
             )
             continue
-        sources.append((item["id"], item["what"]))
+        entry = f"[provenance] source {i}"
+        ident = check.string(item, "id", entry, at)
+        what = check.string(item, "what", entry, at, MAX_TEXT_LENGTH, breaks=True)
+        if ident and what:
+            sources.append((ident, what))
     return Provenance(summary, tuple(sources), verified, unverified)
 
 
@@ -541,26 +838,48 @@ def _parse_cards(
     counts: list[int] = []
     if not isinstance(raw_colors, Mapping) or not raw_colors:
         check.add("[cards]", "'colors' must be a table of colour = number of cards", at, "colors")
+    elif len(raw_colors) > MAX_COLORS:
+        message = f"{len(raw_colors)} card colours: a map may have at most {MAX_COLORS}"
+        check.add("[cards]", message, at, "colors")
+        check.too_big = True
     else:
         for color, count in raw_colors.items():
             if color in (GRAY, WILD):
                 check.add(
                     "[cards]", f"{color!r} is reserved and cannot be a card colour", at, "colors"
                 )
+            problem = _text_problem(color, MAX_NAME_LENGTH) if color.strip() else "must be named"
+            if problem is not None:
+                check.add("[cards]", f"colour {_show(color)} {problem}", at, "colors")
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 check.add(
                     "[cards]",
-                    f"colour {color!r} must have a whole number ≥ 1 of cards",
+                    f"colour {_show(color)} must have a whole number ≥ 1 of cards",
+                    at,
+                    "colors",
+                )
+                count = 0
+            elif count > MAX_CARDS_PER_KIND:
+                check.add(
+                    "[cards]",
+                    f"colour {_show(color)} must have a whole number of cards from 1 to "
+                    f"{MAX_CARDS_PER_KIND}, not {_show(count)}",
                     at,
                     "colors",
                 )
                 count = 0
             colors.append(color)
             counts.append(count)
-    wild = check.integer(cards, "wild", "[cards]", at)
+    wild = check.integer(cards, "wild", "[cards]", at, high=MAX_CARDS_PER_KIND)
+    if sum(counts) + wild > MAX_CARDS:
+        message = f"{sum(counts) + wild} cards: a deck may have at most {MAX_CARDS}"
+        check.add("[cards]", message, at)
     wild_name = cards.get("wild_name", WILD)
     if not isinstance(wild_name, str):
         check.add("[cards]", "'wild_name' must be a string", at, "wild_name")
+        wild_name = WILD
+    elif (problem := _text_problem(wild_name, MAX_NAME_LENGTH)) is not None:
+        check.add("[cards]", f"'wild_name' {problem}", at, "wild_name")
         wild_name = WILD
     return tuple(colors), (*counts, wild), wild_name
 
@@ -573,10 +892,12 @@ def _parse_rules(
     tickets = check.table(rules, "tickets", "[rules]", at)
     t_at: Where = ("rules", "tickets")
     check.unknown_keys(tickets, _TICKET_RULE_KEYS, "[rules.tickets]", t_at)
-    start_dealt = check.integer(tickets, "start_dealt", "[rules.tickets]", t_at, low=1)
-    start_keep = check.integer(tickets, "start_keep", "[rules.tickets]", t_at, low=1)
-    draw = check.integer(tickets, "draw", "[rules.tickets]", t_at, low=1)
-    draw_keep = check.integer(tickets, "draw_keep", "[rules.tickets]", t_at, low=1)
+    # Each of the 2**n ways to keep n tickets offered is an action id.
+    dealt = {"low": 1, "high": MAX_TICKETS_DEALT}
+    start_dealt = check.integer(tickets, "start_dealt", "[rules.tickets]", t_at, **dealt)
+    start_keep = check.integer(tickets, "start_keep", "[rules.tickets]", t_at, **dealt)
+    draw = check.integer(tickets, "draw", "[rules.tickets]", t_at, **dealt)
+    draw_keep = check.integer(tickets, "draw_keep", "[rules.tickets]", t_at, **dealt)
     if start_keep > start_dealt:
         check.add(
             "[rules.tickets]",
@@ -592,12 +913,12 @@ def _parse_rules(
     if returned not in _RETURNED:
         check.add(
             "[rules.tickets]",
-            f"'returned' must be one of {_RETURNED}, not {returned!r}",
+            f"'returned' must be one of {_RETURNED}, not {_show(returned)}",
             t_at,
             "returned",
         )
         returned = "bottom"
-    deck_size = check.integer(tickets, "deck", "[rules.tickets]", t_at, default=0)
+    deck_size = check.integer(tickets, "deck", "[rules.tickets]", t_at, high=MAX_TICKETS, default=0)
 
     points_raw = check.table(rules, "route_points", "[rules]", at)
     p_at: Where = ("rules", "route_points")
@@ -605,10 +926,11 @@ def _parse_rules(
         check.add("[rules.route_points]", "must give the points of at least one route length", p_at)
     route_points: dict[int, int] = {}
     for length, points in points_raw.items():
-        if not (str(length).isascii() and str(length).isdigit()) or int(length) < 1:
+        digits = length.isascii() and length.isdigit() and len(length) <= 3
+        if not digits or not 1 <= int(length) <= MAX_ROUTE_LENGTH:
             check.add(
                 "[rules.route_points]",
-                f"length {length!r} must be a whole number ≥ 1",
+                f"length {_show(length)} must be a whole number from 1 to {MAX_ROUTE_LENGTH}",
                 p_at,
                 length,
             )
@@ -621,36 +943,60 @@ def _parse_rules(
                 length,
             )
             continue
+        if not 0 <= points <= MAX_POINTS:
+            check.add(
+                "[rules.route_points]",
+                f"points for length {length} must be a whole number from 0 to {MAX_POINTS}, "
+                f"not {_show(points)}",
+                p_at,
+                length,
+            )
+            continue
         route_points[int(length)] = points
 
     start_scores_raw = rules.get("start_scores", [0] * players[1])
     if (
         not isinstance(start_scores_raw, list)
-        or len(start_scores_raw) < players[1]
-        or not all(isinstance(s, int) and not isinstance(s, bool) for s in start_scores_raw)
+        or not players[1] <= len(start_scores_raw) <= MAX_PLAYERS
+        or not all(
+            isinstance(s, int) and not isinstance(s, bool) and -MAX_POINTS <= s <= MAX_POINTS
+            for s in start_scores_raw
+        )
     ):
         check.add(
             "[rules]",
-            f"'start_scores' must list a whole number for each of {players[1]} seats",
+            f"'start_scores' must list a whole number from {-MAX_POINTS} to {MAX_POINTS} "
+            f"for each of {players[1]} seats (at most {MAX_PLAYERS} entries)",
             at,
             "start_scores",
         )
         start_scores_raw = [0] * players[1]
 
+    cars = check.integer(rules, "cars_per_player", "[rules]", at, low=1, high=MAX_CARS)
+    end_trigger = check.integer(rules, "end_trigger_cars", "[rules]", at, high=MAX_CARS)
+    if end_trigger >= cars and rules.get("cars_per_player") == cars:
+        check.add(
+            "[rules]",
+            f"end_trigger_cars ({end_trigger}) must be less than cars_per_player ({cars})",
+            at,
+            "end_trigger_cars",
+        )
     return MapRules(
         min_players=players[0],
         max_players=players[1],
-        cars_per_player=check.integer(rules, "cars_per_player", "[rules]", at, low=1),
-        starting_hand=check.integer(rules, "starting_hand", "[rules]", at),
-        display_size=check.integer(rules, "display_size", "[rules]", at, low=1),
-        max_face_up_wilds=check.integer(rules, "max_face_up_wilds", "[rules]", at),
+        cars_per_player=cars,
+        starting_hand=check.integer(rules, "starting_hand", "[rules]", at, high=MAX_STARTING_HAND),
+        display_size=check.integer(rules, "display_size", "[rules]", at, low=1, high=MAX_DISPLAY),
+        max_face_up_wilds=check.integer(
+            rules, "max_face_up_wilds", "[rules]", at, high=MAX_DISPLAY
+        ),
         start_tickets_dealt=start_dealt,
         start_tickets_keep=start_keep,
         draw_tickets=draw,
         draw_tickets_keep=draw_keep,
         returned_tickets=returned,
         route_points=route_points,
-        end_trigger_cars=check.integer(rules, "end_trigger_cars", "[rules]", at),
+        end_trigger_cars=end_trigger,
         both_pair_routes_min_players=check.integer(
             rules, "both_pair_routes_min_players", "[rules]", at, low=1
         ),
@@ -674,7 +1020,7 @@ def _entries(
         if isinstance(item, Mapping):
             good.append((at, item))
         else:
-            check.add(f"{key}[{i}]", f"must be a table, not {item!r}", at)
+            check.add(f"{key}[{i}]", f"must be a table, not {_show(item)}", at)
     return good
 
 
@@ -733,6 +1079,21 @@ def _parse_locations(
     return tuple(locations)
 
 
+_MAP_COUNTS = {"locations": MAX_LOCATIONS, "routes": MAX_ROUTES, "tickets": MAX_TICKETS}
+
+
+def _check_counts(
+    check: _Checker, board_data: Mapping[str, Any], whose: str, limits: Mapping[str, int]
+) -> None:
+    """Report each list of ``[board]`` longer than its limit (and mark the check too big)."""
+    for key, most in limits.items():
+        items = board_data.get(key)
+        if isinstance(items, list) and len(items) > most:
+            message = f"{len(items)} {key}: a {whose} may have at most {most}"
+            check.add("[board]", message, ("board",), key)
+            check.too_big = True
+
+
 def _check_ids(check: _Checker, kind: str, ids: list[tuple[int, Where]]) -> None:
     seen: set[int] = set()
     for ident, at in ids:
@@ -743,7 +1104,7 @@ def _check_ids(check: _Checker, kind: str, ids: list[tuple[int, Where]]) -> None
     if seen != expected and len(seen) == len(ids):
         check.add(
             f"{kind}s",
-            f"{kind} ids must be 0..{len(ids) - 1}; got {sorted(seen)}",
+            f"{kind} ids must be 0..{len(ids) - 1}; got {_show(sorted(seen))}",
             ("board", f"{kind}s"),
         )
 
@@ -762,7 +1123,7 @@ def _endpoints(
         if end and end not in names:
             message = places.alias_message(end)
             if message is None:
-                message = f"unknown location {end!r}{places.closest(end)}"
+                message = f"unknown location {end!r}{check.closest_place(end, places)}"
             check.add(entry, message, at)
     if a and a == b:
         check.add(entry, f"both ends are {a!r}", at)
@@ -789,15 +1150,25 @@ def _parse_routes(
             check.add(
                 entry,
                 f"bad colour {color!r} (expected gray or one of: {', '.join(colors)})"
-                + _did_you_mean(color, (GRAY, *colors)),
+                + check.hint(color, (GRAY, *colors)),
                 at,
             )
-        length = check.integer(item, "length", entry, at, low=1)
+        length = check.integer(item, "length", entry, at, low=1, high=MAX_ROUTE_LENGTH)
         if length not in rules.route_points:
             check.add(entry, f"length {length} has no entry in [rules.route_points]", at)
+        elif length > rules.cars_per_player:  # no player could ever claim it
+            message = f"length {length} is more than the {rules.cars_per_player} cars a player has"
+            check.add(entry, message, at, "length")
         pair = item.get("pair")
         if pair is not None and (isinstance(pair, bool) or not isinstance(pair, int)):
-            check.add(entry, f"'pair' must be a whole number, not {pair!r}", at)
+            check.add(entry, f"'pair' must be a whole number, not {_show(pair)}", at)
+            pair = None
+        elif pair is not None and not -MAX_NUMBER <= pair <= MAX_NUMBER:
+            message = (
+                f"'pair' must be a whole number from {-MAX_NUMBER} to {MAX_NUMBER}, "
+                f"not {_show(pair)}"
+            )
+            check.add(entry, message, at, "pair")
             pair = None
         extra = _check_extra(check, "routes", item, entry, at, fields, places)
         if ident is not None:
@@ -805,6 +1176,10 @@ def _parse_routes(
             ids.append((ident, at))
             check.entry_at.setdefault(("route", ident), at)
     _check_ids(check, "route", ids)
+    spaces = sum(p[4] for p in parsed)
+    if spaces > MAX_SPACES:
+        message = f"{spaces} route spaces: a map may have at most {MAX_SPACES}"
+        check.add("[board]", message, ("board",), "routes")
 
     by_pair: dict[int, list[int]] = {}
     for ident, _a, _b, _c, _l, pair, _e in parsed:
@@ -858,7 +1233,7 @@ def _parse_tickets(
         ident = check.identifier(item, f"ticket #{i}", at)
         entry = f"ticket {ident}" if ident is not None else f"ticket #{i}"
         a, b = _endpoints(check, item, entry, at, names, places)
-        points = check.integer(item, "points", entry, at, low=1)
+        points = check.integer(item, "points", entry, at, low=1, high=MAX_POINTS)
         extra = _check_extra(check, "tickets", item, entry, at, fields, places)
         if ident is not None:
             tickets.append((Ticket(ident, a, b, points, extra), at))
@@ -893,7 +1268,10 @@ def _check_components(
     for key, value in declared.items():
         if key in actual and value != actual[key]:
             check.add(
-                "[components]", f"declares {value} {key} but the data has {actual[key]}", at, key
+                "[components]",
+                f"declares {_show(value)} {key} but the data has {actual[key]}",
+                at,
+                key,
             )
 
 
@@ -926,6 +1304,7 @@ def _check_enough_components(
             ("rules",),
             "max_face_up_wilds",
         )
+    most_of_a_colour = max(deck[:-1], default=0) + deck[-1]
     for route in routes:
         if route.color in colors:
             need = route.length
@@ -936,6 +1315,13 @@ def _check_enough_components(
                     f"needs {need} {route.color} cards; the deck holds {have} with wilds",
                     check.entry_at.get(("route", route.id)),
                 )
+        elif route.color == GRAY and route.length > most_of_a_colour:
+            check.add(
+                f"route {route.id}",
+                f"needs {route.length} cards of one colour; the deck holds at most "
+                f"{most_of_a_colour} with wilds",
+                check.entry_at.get(("route", route.id)),
+            )
 
 
 # ---------------------------------------------------------------------------
@@ -962,9 +1348,10 @@ def _builtin_index() -> dict[str, Path]:
             index[path.stem.lower()] = path
             try:
                 meta = tomllib.loads(path.read_text(encoding="utf-8")).get("map", {})
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            except (OSError, ValueError, RecursionError, MemoryError):
                 continue  # reported when the map itself is loaded
-            names = [meta.get("id"), *meta.get("aliases", [])]
+            aliases = meta.get("aliases", []) if isinstance(meta, dict) else []
+            names = [meta.get("id"), *aliases] if isinstance(aliases, list) else []
             for alias in names:
                 if isinstance(alias, str):
                     index.setdefault(alias.lower(), path)
@@ -980,32 +1367,66 @@ def load_map(name_or_path: str | os.PathLike[str]) -> Board:
     """Load a built-in map by name (or alias), or a map file by path.
 
     The same file is loaded once and then shared (a changed file is loaded
-    again). Raises :class:`UnknownMapError` for a name that is neither, and
-    :class:`MapError` for a file that is not a valid map.
+    again). Raises :class:`UnknownMapError` for a name that is neither,
+    :class:`MapError` for a file that is not a valid map (a file larger
+    than the limit is refused before it is read), and :class:`ArgumentError`
+    if ``name_or_path`` is neither a ``str`` nor an ``os.PathLike``.
     """
-    key = os.fspath(name_or_path)
+    key = _path_argument("name_or_path", name_or_path, "a map name or the path of a map file")
     path = _builtin_index().get(key.lower())
     if path is None:
-        candidate = Path(key)
-        if candidate.suffix == ".toml" or candidate.exists():
-            if not candidate.is_file():
-                raise UnknownMapError(key, available_maps())
-            path = candidate
-        else:
+        try:
+            found = Path(key).is_file()  # any other name is the path of a file
+        except (OSError, ValueError):  # a name too long for a path, a NUL byte, ...
+            found = False
+        if not found:
             raise UnknownMapError(key, available_maps())
-    stat = path.stat()
+        path = Path(key)
+    stat, resolved = _stat(path)
+    if stat.st_size > MAX_FILE_BYTES:
+        raise _size_error(path.name, stat.st_size, "map")
     # Keyed by the installed plugins too: their map fields shape the board.
-    return _load_file(str(path.resolve()), stat.st_mtime_ns, stat.st_size, plugins_generation())
+    return _load_file(resolved, stat.st_mtime_ns, stat.st_size, plugins_generation())
+
+
+def _path_argument(name: str, value: object, meaning: str) -> str:
+    """``value`` as a ``str`` path, else :class:`ArgumentError` naming the argument."""
+    if isinstance(value, str | os.PathLike):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise ArgumentError(f"{name} must be {meaning} (str or os.PathLike), not {_what(value)}")
+
+
+def _stat(path: Path) -> tuple[os.stat_result, str]:
+    """The file's status and resolved path (``MapError`` if it cannot be read)."""
+    try:
+        return path.stat(), str(path.resolve())
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise _file_error(path.name, f"cannot read the file: {exc}") from None
+
+
+def _read(path: str | Path, source: str, kind: str) -> str:
+    """The text of a file of at most :data:`MAX_FILE_BYTES` (``MapError`` otherwise)."""
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)  # never more, even if the file grew
+            if len(raw) > MAX_FILE_BYTES:
+                raise _size_error(source, os.fstat(file.fileno()).st_size, kind)
+    except OSError as exc:
+        raise _file_error(source, f"cannot read the file: {exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _file_error(source, f"not UTF-8 text: {exc}") from None
+    # Line ends as a file opened as text reads them.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 @functools.lru_cache(maxsize=16)
 def _load_file(path: str, _mtime_ns: int, _size: int, _plugins: int) -> Board:
     name = Path(path).name
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise MapError([MapProblem(name, "file", f"not UTF-8 text: {exc}")]) from None
-    return _parse_map(text, name, stacklevel=4)
+    return _parse_map(_read(path, name, "map"), name, stacklevel=4)
 
 
 # ---------------------------------------------------------------------------
@@ -1018,25 +1439,35 @@ def parse_ticket_deck(text: str, board: Board, source: str = "<tickets>") -> tup
 
     The format is the map's own ticket list under ``[board]``, with a
     ``[deck]`` table naming the map (see ``docs/map-format.md``). Raises
-    :class:`MapError` naming ``source``, each bad entry and the problem.
+    :class:`MapError` naming ``source``, each bad entry and the problem (a
+    deck file is bounded like a map file: ``docs/map-format.md``, "Limits"),
+    and :class:`ArgumentError` for an argument of the wrong type.
     """
-    if not isinstance(text, str):
-        raise MapError(
-            [MapProblem(source, "file", f"expected TOML text, not {type(text).__name__}")]
-        )
-    data = _toml(text, source)
+    _check_str("text", text, "the ticket deck's TOML text")
+    if not isinstance(board, Board):
+        raise ArgumentError(f"board must be a ttr_core.Board, not {_what(board)}")
+    _check_str("source", source, "the name for messages")
+    return _guarded(source, _checked_ticket_deck, text, board, source)
+
+
+def _checked_ticket_deck(text: str, board: Board, source: str) -> tuple[Ticket, ...]:
+    data = _toml(text, source, "ticket deck")
     check = _Checker(source, text, data)
     check.unknown_keys(data, _DECK_TOP_KEYS, "file", ())
     version = data.get("format")
     if type(version) is not int or version != FORMAT_VERSION:
-        check.add("file", f"'format' must be {FORMAT_VERSION}, not {version!r}", (), "format")
+        check.add("file", f"'format' must be {FORMAT_VERSION}, not {_show(version)}", (), "format")
     deck = check.table(data, "deck", "[deck]", ())
     check.unknown_keys(deck, {"map"}, "[deck]", ("deck",))
     named = deck.get("map")
     if named is not None and named != board.id and named not in board.aliases:
-        check.add("[deck]", f"the deck is for map {named!r}, not {board.id!r}", ("deck",), "map")
+        message = f"the deck is for map {_show(named)}, not {board.id!r}"
+        check.add("[deck]", message, ("deck",), "map")
     board_data = check.table(data, "board", "[board]", ())
     check.unknown_keys(board_data, {"tickets"}, "[board]", ("board",))
+    _check_counts(check, board_data, "deck", {"tickets": MAX_TICKETS})
+    if check.too_big:
+        raise MapError(check.problems())
     fields = {f.name: f for f in declared_map_fields() if f.table == "tickets"}
     names = {loc.name for loc in board.locations}
     places = _places(
@@ -1075,19 +1506,15 @@ def board_with_tickets(board: Board, deck: str | os.PathLike[str]) -> Board:
     with generated tickets (with a :class:`GeneratedTicketsWarning`). The
     result is cached on ``board`` while the file is unchanged.
     """
-    path = Path(os.fspath(deck))
-    try:
-        stat = path.stat()
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(
-            [MapProblem(path.name, "file", f"cannot read the ticket deck: {exc}")]
-        ) from None
-    key = ("tickets", str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    path = Path(_path_argument("deck", deck, "the path of a ticket deck file"))
+    stat, resolved = _stat(path)
+    if stat.st_size > MAX_FILE_BYTES:
+        raise _size_error(path.name, stat.st_size, "ticket deck")
+    key = ("tickets", resolved, stat.st_mtime_ns, stat.st_size)
     cached: Board | None = board.derived.get(key)
     if cached is not None:
         return cached
-    tickets = parse_ticket_deck(text, board, path.name)
+    tickets = parse_ticket_deck(_read(path, path.name, "ticket deck"), board, path.name)
     rules = board.rules
     dealt = rules.max_players * rules.start_tickets_dealt
     if max(len(tickets), rules.ticket_deck_size) < dealt:

@@ -11,6 +11,7 @@ always give the same tickets.
 
 from __future__ import annotations
 
+import heapq
 import json
 import random
 from collections.abc import Iterable, Mapping
@@ -99,10 +100,21 @@ def generate_tickets(
         uses[ticket.b] += 1
     made: list[Ticket] = []
     next_id = max((t.id for t in kept), default=-1) + 1
+    # The pair whose places are least used so far, the shuffle breaking ties:
+    # the least (uses, position) pair. Uses only grow, so a heap entry's key is
+    # never above the pair's real key; an entry found stale at the top is put
+    # back with its real key. (A scan of every pair per ticket is quadratic.)
+    heap = [(uses[a] + uses[b], i) for i, (a, b) in enumerate(pairs)]
+    heapq.heapify(heap)
     for _ in range(count):
-        # The pair whose places are least used so far; the shuffle breaks ties.
-        best = min(range(len(pairs)), key=lambda i: uses[pairs[i][0]] + uses[pairs[i][1]])
-        a, b = pairs.pop(best)
+        while True:
+            used, i = heap[0]
+            a, b = pairs[i]
+            now = uses[a] + uses[b]
+            if now == used:
+                heapq.heappop(heap)
+                break
+            heapq.heapreplace(heap, (now, i))
         uses[a] += 1
         uses[b] += 1
         made.append(Ticket(next_id, a, b, distances[(a, b)], dict(extra or {})))

@@ -5,6 +5,10 @@
 for the line of each table header, key and array entry, and keeps only what
 agrees with the parsed data: a line it gives is right, or it gives none.
 It runs only when there is something to report.
+
+:func:`nesting_problem` is the cheap scan that runs on *every* text before
+``tomllib`` does: it refuses nesting that would make ``tomllib`` recurse
+too deeply, and dotted keys that would make it build huge key paths.
 """
 
 from __future__ import annotations
@@ -23,6 +27,37 @@ _BRACKETED = re.compile(r"[\"'#\[\]{},]")  # what matters inside [...] and {...}
 _BASIC_STRING = re.compile(r'["\\]')
 _END_OF_SCALAR = re.compile(r"[#\n]")
 _TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)\s*$")
+# The nesting scan: what it stops at outside strings and comments, and the
+# rest of each kind of string (possessive, so that no backtracking can blow up).
+_NESTING = re.compile(r"[\"'#\[\]{}.]")
+_REST_OF = {
+    '"': re.compile(r'(?:[^"\\\n]++|\\.)*+"'),
+    "'": re.compile(r"[^'\n]*+'"),
+    '"""': re.compile(r'(?:[^"\\]++|\\[\s\S]|"(?!""))*+"""'),
+    "'''": re.compile(r"(?:[^']++|'(?!''))*+'''"),
+}
+# The rest of a dotted key (or a float) from its first dot: each ``.part``.
+_DOT_PART = re.compile(
+    r"""[ \t]*+\.[ \t]*+(?:[A-Za-z0-9_+-]++|"(?!"")(?:[^"\\\n]++|\\.)*+"|'(?!'')[^'\n]*+')"""
+)
+_DOTTED = re.compile(f"(?:{_DOT_PART.pattern})++")
+# The quick look: every string and comment (an unterminated string takes the
+# rest of the text, where tomllib stops), brackets, and one part of a dotted key
+# once strings are blanked out.
+_STRINGS_AND_COMMENTS = re.compile(
+    "|".join(
+        [
+            '"""' + _REST_OF['"""'].pattern + '"{0,2}+',  # up to two quotes of content end it
+            "'''" + _REST_OF["'''"].pattern + "'{0,2}+",
+            '"' + _REST_OF['"'].pattern,
+            "'" + _REST_OF["'"].pattern,
+            r"#[^\n]*+",
+            r"[\"'][\s\S]*+",
+        ]
+    )
+)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]++")
+_INNERMOST = re.compile(r"[\[{][\]}]")
 
 
 class _Unsure(Exception):
@@ -263,6 +298,83 @@ class Locator:
             else:  # a comma
                 j = k + 1
                 expect_entry = depth == 1 and starts is not None
+
+
+def nesting_problem(text: str, max_depth: int, max_key_parts: int) -> tuple[str, int] | None:
+    """What is nested too deeply in the TOML ``text``, and its line; ``None`` if nothing.
+
+    Counts the arrays and inline tables open at each point (table headers
+    count too: ``[[a]]`` is two deep, so the count is never below the real
+    depth) and the parts of each dotted key, skipping strings and comments
+    as TOML reads them. Malformed text ends the scan quietly: ``tomllib``
+    reports it, and stops there, so nothing past it is ever parsed.
+    It runs before ``tomllib``, whose parser recurses once per level and
+    builds every prefix of a dotted key, so that deep nesting crashes it and
+    long keys exhaust memory.
+    """
+    # A quick look first, all in regular expressions: strings and comments
+    # blanked out, then the brackets alone, from which each round takes the
+    # innermost pairs (a pair with n levels inside goes in round n + 1), and
+    # a search for a long dotted key. It flags everything the exact scan
+    # would (and unbalanced brackets too); the exact scan, which also gives
+    # the line, runs only on what it flags.
+    bare = _STRINGS_AND_COMMENTS.sub("s", text)
+    brackets = _NOT_BRACKETS.sub("", bare)
+    for _ in range(max_depth):
+        if not brackets:
+            break
+        brackets = _INNERMOST.sub("", brackets)
+    dotted = re.compile(r"\.(?:[ \t]*+[A-Za-z0-9_+-]++[ \t]*+\.)" + f"{{{max_key_parts - 1}}}")
+    if not brackets and dotted.search(bare) is None:
+        return None
+    return _exact_nesting_problem(text, max_depth, max_key_parts)
+
+
+def _exact_nesting_problem(text: str, max_depth: int, max_key_parts: int) -> tuple[str, int] | None:
+    """:func:`nesting_problem`, by one pass of regular-expression jumps."""
+    depth = 0
+    i = 0
+    search = _NESTING.search
+    while True:
+        match = search(text, i)
+        if match is None:
+            return None
+        k = match.start()
+        char = text[k]
+        if char in "[{":
+            depth += 1
+            if depth > max_depth:
+                line = text.count("\n", 0, k) + 1
+                return f"arrays and inline tables nested more than {max_depth} deep", line
+            i = k + 1
+        elif char in "]}":
+            depth = depth - 1 if depth else 0
+            i = k + 1
+        elif char == "#":
+            newline = text.find("\n", k)
+            if newline < 0:
+                return None
+            i = newline
+        elif char == ".":
+            dotted = _DOTTED.match(text, k)
+            if dotted is None:
+                i = k + 1
+                continue
+            parts = len(_DOT_PART.findall(dotted.group())) + 1
+            if parts > max_key_parts:
+                line = text.count("\n", 0, k) + 1
+                return f"a dotted key of more than {max_key_parts} parts", line
+            i = dotted.end()
+        else:  # a quote: skip the string
+            quote = char * 3 if text.startswith(char * 3, k) else char
+            rest = _REST_OF[quote].match(text, k + len(quote))
+            if rest is None:
+                return None  # an unterminated string: tomllib stops at it
+            i = rest.end()
+            if len(quote) == 3:  # a closing delimiter may follow up to two quotes of content
+                for _ in range(2):
+                    if text.startswith(char, i):
+                        i += 1
 
 
 def toml_error_line(exc: tomllib.TOMLDecodeError) -> int | None:
