@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ttr_plugins.merchandise import CARDS, MERCHANDISE_POINTS, MerchandiseState, merchandise
 
 import ttr_core
-from ttr_core import ClaimRoute, GameState, OptionError, PluginError, effects, rank_bonus
+from ttr_core import ClaimRoute, GameState, OptionError, effects, rank_bonus
 
 from .helpers import card_total, claim, started, with_hand
 
@@ -145,8 +145,9 @@ def test_the_points_table_is_the_rulebooks_for_2_to_4_players() -> None:
 
 def test_the_variant_refuses_a_player_count_outside_2_to_4() -> None:
     five = ttr_core.parse_map(SMALL_MAP.replace("players = [2, 4]", "players = [2, 5]"), "5.toml")
-    with pytest.raises(PluginError, match="2 to 4 players, not 5"):
+    with pytest.raises(ttr_core.GameConfigError, match="2 to 4 players, not 5") as refused:
         ttr_core.new_game(five, 5, variants=["merchandise"])
+    assert refused.value.variant == "merchandise"
 
 
 def test_a_game_without_the_variant_has_no_merchandise() -> None:

@@ -100,13 +100,16 @@ def ttr_map_fields() -> Sequence[MapField]:
 
 
 @hookimpl
+def ttr_check_game(players: int) -> str | None:
+    if players not in MERCHANDISE_POINTS:
+        low, high = min(MERCHANDISE_POINTS), max(MERCHANDISE_POINTS)
+        return f"merchandise is played by {low} to {high} players, not {players}"
+    return None
+
+
+@hookimpl
 def ttr_setup(state: GameState) -> GameState:
     players = state.num_players
-    if players not in MERCHANDISE_POINTS:
-        raise PluginError(
-            f"the {NAME!r} variant is played by {min(MERCHANDISE_POINTS)} to "
-            f"{max(MERCHANDISE_POINTS)} players, not {players}"
-        )
     cards = state.rules.option(NAME, "cards")
     return state.with_variant(NAME, MerchandiseState((0,) * players, cards))
 
