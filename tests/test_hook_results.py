@@ -442,3 +442,28 @@ def test_non_seat_owners_get_their_routes_from_the_core(install: Any) -> None:
     state = ttr_core.effects.claim_route(state, 3, 5)
     (ghost,) = ttr_core.player_view(state, 0).others
     assert ghost.routes == (3,) and ghost.cars is None
+
+
+# -- declarations for saves -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hook", "result", "fragment"),
+    [
+        ("ttr_action_types", ["bad.extra"], "must return a mapping name → action class"),
+        ("ttr_action_types", {"other.extra": Extra}, "names start with 'bad.'"),
+        ("ttr_action_types", {"bad.extra": dict}, "not an attrs subclass of Action"),
+        ("ttr_variant_state_types", {"tolls": int}, "names start with 'bad.'"),
+    ],
+)
+def test_save_declarations_are_checked(
+    install: Any, hook: str, result: object, fragment: str
+) -> None:
+    install(hook, lambda: result)
+    state = game()
+    with pytest.raises(PluginError) as err:
+        if hook == "ttr_action_types":
+            ttr_core.to_json(Extra(0))
+        else:
+            ttr_core.to_json(state.with_variant("bad", 1))
+    assert_named(err, hook, fragment)

@@ -19,6 +19,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+import attrs
+
 from .actions import Action
 from .errors import OptionError, PluginError, show
 from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, NonSeatOwner, VariantOption
@@ -489,3 +491,21 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
             "state and the data of the variant's own pending decision, nothing else",
         )
     return result
+
+
+def declarations(impl: HookImpl, result: object, what: str) -> dict[str, Any]:
+    """``ttr_action_types`` / ``ttr_variant_state_types``: a mapping whose keys are
+    the variant name or start with it and a dot; ``what`` names the values."""
+    if result is None:
+        return {}
+    if not isinstance(result, Mapping):
+        _bad(impl, f"must return a mapping name → {what}, not {_kind(result)}")
+    prefix = impl.variant + "."
+    for key in result:
+        if not isinstance(key, str) or not (key == impl.variant or key.startswith(prefix)):
+            _bad(impl, f"declared {show(key)}: names start with {prefix!r}")
+    if impl.hook == "ttr_action_types":
+        for key, cls in result.items():
+            if not (isinstance(cls, type) and issubclass(cls, Action) and attrs.has(cls)):
+                _bad(impl, f"declared {key!r} as {show(cls)}, not an attrs subclass of Action")
+    return dict(result)

@@ -6,10 +6,10 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from .errors import ArgumentError, GameNotOverError
+from .errors import GameNotOverError
 from .hookspecs import NonSeatOwner
 from .state import GameState, Termination
-from .views import non_seat_owners
+from .views import check_seat_argument, non_seat_owners
 
 
 @attrs.frozen
@@ -185,16 +185,7 @@ def player_score_sheets(state: GameState, player: int) -> tuple[ScoreSheet, ...]
     Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState` or
     ``player`` is not one of its seats.
     """
-    if not isinstance(state, GameState):
-        raise ArgumentError(f"state must be a GameState, not {type(state).__name__}")
-    if (
-        isinstance(player, bool)
-        or not isinstance(player, int)
-        or not 0 <= player < state.num_players
-    ):
-        raise ArgumentError(
-            f"player must be a seat from 0 to {state.num_players - 1}, not {player!r}"
-        )
+    check_seat_argument(state, player)
     sheets = score_sheets(state)
     if state.is_over:
         return sheets

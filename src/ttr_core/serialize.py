@@ -569,44 +569,11 @@ def _enum(kind: Any) -> Callable[[Any, Any], Any]:
 def _action_tags(generation: int) -> tuple[Mapping[str, type[Action]], Mapping[type, str]]:
     """Tag → class and class → tag: the core's and every installed plugin's."""
     tags: dict[str, type[Action]] = dict(CORE_ACTION_TAGS)
-    for name, plugin in installed_plugins().items():
+    for plugin in installed_plugins().values():
         impl = plugin.impls.get("ttr_action_types")
-        if impl is None:
-            continue
-        declared = impl()
-        if declared is None:
-            continue
-        for tag, cls in _checked_action_types(name, declared).items():
-            tags[tag] = cls
+        if impl is not None:
+            tags.update(hookcheck.declarations(impl, impl(), "action class"))
     return tags, {cls: tag for tag, cls in tags.items()}
-
-
-def _checked_action_types(variant: str, declared: Any) -> dict[str, type[Action]]:
-    if not isinstance(declared, Mapping):
-        raise PluginError(
-            f"variant {variant!r}: hook ttr_action_types must return a mapping tag → action "
-            f"class, not {type(declared).__name__}",
-            variant=variant,
-            hook="ttr_action_types",
-        )
-    found: dict[str, type[Action]] = {}
-    for tag, cls in declared.items():
-        if not isinstance(tag, str) or not (tag == variant or tag.startswith(variant + ".")):
-            raise PluginError(
-                f"variant {variant!r}: hook ttr_action_types: tag {tag!r} must start with "
-                f"{variant + '.'!r}",
-                variant=variant,
-                hook="ttr_action_types",
-            )
-        if not (isinstance(cls, type) and issubclass(cls, Action) and attrs.has(cls)):
-            raise PluginError(
-                f"variant {variant!r}: hook ttr_action_types: {tag!r} must name an attrs "
-                f"subclass of Action, not {cls!r}",
-                variant=variant,
-                hook="ttr_action_types",
-            )
-        found[tag] = cls  # type: ignore[assignment]  # checked: an Action subclass
-    return found
 
 
 def _unstructure_action(action: Action) -> dict[str, Any]:
@@ -986,25 +953,7 @@ def _declared_types(generation: int, names: tuple[str, ...]) -> tuple[tuple[str,
         impl = None if plugin is None else plugin.impls.get("ttr_variant_state_types")
         if impl is None:
             continue
-        declared = impl()
-        if declared is None:
-            continue
-        if not isinstance(declared, Mapping):
-            raise PluginError(
-                f"variant {name!r}: hook ttr_variant_state_types must return a mapping "
-                f"key → type, not {type(declared).__name__}",
-                variant=name,
-                hook="ttr_variant_state_types",
-            )
-        for key, kind in declared.items():
-            if not isinstance(key, str) or not (key == name or key.startswith(name + ".")):
-                raise PluginError(
-                    f"variant {name!r}: hook ttr_variant_state_types: key {key!r} must start "
-                    f"with {name!r}",
-                    variant=name,
-                    hook="ttr_variant_state_types",
-                )
-            found[key] = kind
+        found.update(hookcheck.declarations(impl, impl(), "type"))
     return tuple(found.items())
 
 

@@ -112,16 +112,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
     Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState` or
     ``player`` is not one of its seats (an ``int`` from 0; not a bool or float).
     """
-    if not isinstance(state, GameState):
-        raise ArgumentError(f"state must be a GameState, not {type(state).__name__}")
-    if (
-        isinstance(player, bool)
-        or not isinstance(player, int)
-        or not 0 <= player < state.num_players
-    ):
-        raise ArgumentError(
-            f"player must be a seat from 0 to {state.num_players - 1}, not {show(player)}"
-        )
+    check_seat_argument(state, player)
     pending = state.pending
     mine = pending is not None and pending.player == player
     names = state.board.card_names
@@ -169,6 +160,21 @@ def player_view(state: GameState, player: int) -> PlayerView:
         shuffles=state.shuffles,
         termination=state.termination,
     )
+
+
+def check_seat_argument(state: object, player: object) -> None:
+    """``ArgumentError`` unless ``state`` is a :class:`GameState` and ``player``
+    one of its seats (an ``int``; not a bool or float)."""
+    if not isinstance(state, GameState):
+        raise ArgumentError(f"state must be a GameState, not {type(state).__name__}")
+    if (
+        isinstance(player, bool)
+        or not isinstance(player, int)
+        or not 0 <= player < state.num_players
+    ):
+        raise ArgumentError(
+            f"player must be a seat from 0 to {state.num_players - 1}, not {show(player)}"
+        )
 
 
 def non_seat_owners(state: GameState) -> tuple[NonSeatOwner, ...]:
