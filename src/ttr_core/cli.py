@@ -102,11 +102,13 @@ def _replay(argv: Sequence[str]) -> int:
     print(f"{first.board.name}: {record.players} players, seed {record.seed}, variants: {variants}")
     _print_options(first.rules.options)
     for before, action, after in zip(states, record.actions, states[1:], strict=False):
-        when = (
-            "start"
-            if before.pending is not None and before.pending.kind == "start_tickets"
-            else (f"turn {before.turn + 1}")
-        )
+        kind = before.pending.kind if before.pending is not None else ""
+        if kind == "start_tickets":
+            when = "start"
+        elif kind in ("turn", "second_card", "keep_tickets"):
+            when = f"turn {before.turn + 1}"
+        else:  # a variant's decision between turns
+            when = f"after {before.turn}"
         print(f"{when:>9} · seat {action.player}: {describe(before, action, after)}")
         for line in other_claims(before, after):
             print(f"{'':>9}   {line}")
