@@ -60,3 +60,39 @@ def bench(session: nox.Session) -> None:
     """Random-playout benchmark (games/s, actions/s); not part of the default run."""
     session.install(".")
     session.run("python", "benchmarks/bench_playouts.py", *session.posargs)
+
+
+#: The verification kit's deep profile: (map, variants, games); 11,000 games in all.
+DEEP = [
+    ("newyork", "attractions", 2000),
+    ("newyork", "", 1000),
+    ("nederland", "tolls", 2000),
+    ("nederland", "", 1000),
+    ("nederland", "tolls,neutral", 1000),
+    ("usa", "longest_route", 2000),
+    ("amsterdam", "merchandise", 2000),
+]
+
+
+@nox.session
+def deep(session: nox.Session) -> None:
+    """The verification kit's deep profile (docs/testing.md): ``ttr verify`` over every
+    built-in map and variant set, 11,000 random games with every invariant checked after
+    every action; not part of the default run. ``TTR_DEEP_SCALE`` multiplies the games."""
+    session.install(".")
+    scale = float(os.environ.get("TTR_DEEP_SCALE", "1"))
+    jobs = str(os.cpu_count() or 1)
+    for map_name, variants, games in DEEP:
+        session.run(
+            "ttr",
+            "verify",
+            "--map",
+            map_name,
+            "--variants",
+            variants,
+            "--games",
+            str(max(1, round(games * scale))),
+            "--jobs",
+            jobs,
+            *session.posargs,
+        )

@@ -32,9 +32,9 @@ from ttr_core import (
     TtrError,
 )
 from ttr_core.cli import main
+from ttr_core.testing import Invariant, invariants_for, play_checked
 
 from .helpers import claim, new_started, route_id
-from .test_properties import check_final, check_invariants, play
 
 NEUTRAL = 2  # the neutral player's owner number: the player count
 #: Tickets by what is printed at their bottom (checked in test_the_tickets_used_here).
@@ -455,18 +455,46 @@ def check_neutral(before: GameState | None, after: GameState) -> None:
         assert (now.revealed, now.marker, now.cars) == (was.revealed, was.marker, was.cars)
 
 
+def _neutral_rules(before: GameState, action: object, after: GameState) -> None:
+    check_neutral(before, after)
+
+
+#: The neutral player's rules, restated above, as an invariant for the kit.
+NEUTRAL_RULES = Invariant(
+    "neutral_rules",
+    "transition",
+    _neutral_rules,
+    "the neutral player's rules",
+    frozenset({"neutral"}),
+)
+#: The kit's cheaper invariants and the neutral player's rules: thousands of games
+#: here (tests/test_properties.py runs every invariant of the kit on fewer).
+CHECKED = (
+    "cards_conserved",
+    "tickets_conserved",
+    "car_accounting",
+    "route_ownership",
+    "running_score",
+    "score_breakdown",
+    "display_rules",
+    "decision",
+    "terminates",
+    "tolls.check_state",
+    "neutral.check_state",
+    "neutral_rules",
+)
+
+
 # Thousands of games: the players' choices come from a seeded generator (an
 # integer hypothesis shrinks), which keeps a game to a few milliseconds.
 @settings(max_examples=2000, deadline=None)
 @given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
 def test_random_games_with_the_neutral_player_keep_every_invariant(seed: int, choices: int) -> None:
-    before: GameState | None = None
+    state = ttr_core.new_game("nederland", 2, seed=seed, variants=["tolls", "neutral"])
+    check_neutral(None, state)
     chooser = random.Random(choices)
-    for steps, (state, _action) in enumerate(
-        play(2, seed, chooser, map="nederland", variants=["tolls", "neutral"])
-    ):
-        check_invariants(state)
-        check_neutral(before, state)
-        before = state
-        assert steps < 5000, "game did not end"
-    check_final(state)
+    checked = invariants_for(state.rules, only=CHECKED, extra=[NEUTRAL_RULES])
+    assert {inv.name for inv in checked} == set(CHECKED)
+    report = play_checked(state, lambda _, legal: chooser.choice(legal), invariants=checked)
+    assert report.ok, report.failure()
+    assert report.play.state.is_over

@@ -1,24 +1,24 @@
-"""Property tests: thousands of random whole games through legal_actions/apply.
+"""Property tests, written with the project's own verification kit (``ttr_core.testing``).
 
-New York (2–4 players) and Nederland (2–5 players, tolls on and off).
-
-Each game checks the core invariants after every action: cards are
-conserved, cars never go negative, no player owns both routes of a pair,
-with 2 players no pair has both routes claimed, tickets are conserved, and
-the running score matches the routes; at the end every total equals the sum
-of its breakdown lines. The same seed and choices replay the same game.
+Every built-in map, with each of its variant sets, at every player count it
+allows: whole games chosen by hypothesis, every invariant of the kit's
+registry checked after every action (cards and tickets conserved, cars and
+routes accounted for, the pair policy, scores summed, ``legal_actions``
+exact, views that leak nothing, games that end and replay) together with
+each variant's own (``ttr_check_state``), variant options drawn from their
+declarations. The state machine plays decision by decision and tries
+illegal actions too. One check stays exhaustive here: in reachable states,
+every seat's every core action is applied or refused as listed.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from ttr_plugins.tolls import START_VALUE, TollState
+from ttr_plugins.tolls import TollState
 
 import ttr_core
 from ttr_core import (
@@ -32,125 +32,140 @@ from ttr_core import (
     KeepTickets,
     Pass,
 )
+from ttr_core.testing import (
+    Invariant,
+    check_rules,
+    check_transition,
+    games,
+    rules_machine,
+    states,
+)
 
-from .helpers import card_total
+from .helpers import new_started, with_hand
 
-
-def check_invariants(state: GameState) -> None:
-    board = state.board
-    assert card_total(state) == board.total_cards
-    assert all(c >= 0 for c in state.discard)
-    held_tickets = sum(len(p.tickets) for p in state.players)
-    pending = state.pending
-    offered = len(pending.offered) if pending is not None else 0
-    waiting = sum(len(o) for o in state.start_offers)
-    piles = len(state.ticket_deck) + len(state.ticket_discard)
-    assert held_tickets + offered + waiting + piles == len(board.tickets)
-    for seat, player in enumerate(state.players):
-        assert player.cars >= 0
-        assert all(c >= 0 for c in player.hand.counts)
-        assert player.cars == board.rules.cars_per_player - sum(
-            board.routes[r].length for r in player.routes
-        )
-        assert player.score == board.rules.start_scores[seat] + sum(
-            board.rules.route_points[board.routes[r].length] for r in player.routes
-        )
-        for rid in player.routes:
-            assert state.owners[rid] == seat
-            partner = board.routes[rid].partner
-            assert partner is None or state.owners[partner] != seat
-    seats_owned = sum(1 for o in state.owners if state.is_seat(o))
-    assert seats_owned == sum(len(p.routes) for p in state.players)
-    others = {o.owner for o in ttr_core.non_seat_owners(state)}
-    assert all(o in others for o in state.owners if o != -1 and not state.is_seat(o))
-    if not state.rules.both_pair_routes_usable:
-        for route in board.routes:
-            if route.partner is not None:
-                assert state.owners[route.id] == -1 or state.owners[route.partner] == -1
-    wild = board.wild
-    if None in state.display:  # E4: a slot is empty only while nothing can refill it
-        assert not state.deck and not any(state.discard)
-    if state.display.count(wild) > board.rules.max_face_up_wilds:
-        # allowed only when no reset could help (E3)
-        non_wild = (
-            len(state.deck)
-            - state.deck.count(wild)
-            + sum(state.discard)
-            - state.discard[wild]
-            + sum(1 for c in state.display if c is not None and c != wild)
-        )
-        pool = len(state.deck) + sum(state.discard) + sum(1 for c in state.display if c is not None)
-        assert non_wild < min(len(state.display), pool) - board.rules.max_face_up_wilds
-    if state.pending is None:
-        assert state.termination is not None
-        assert ttr_core.legal_actions(state) == ()
+# ---------------------------------------------------------------------------
+# A variant invariant of the tolls rules, added for these tests
+# ---------------------------------------------------------------------------
 
 
-def check_final(state: GameState) -> None:
-    scores = ttr_core.final_scores(state)
-    assert scores.winners
-    for sheet in scores.sheets:
-        assert sheet.total == sum(line.points for line in sheet.lines)
-        assert sheet.tickets_completed + sheet.tickets_failed == len(
-            state.players[sheet.player].tickets
-        )
-    best = max(scores.totals)
-    assert all(scores.totals[w] == best for w in scores.winners)
+def tolls_paid_as_the_rules_say(
+    before: GameState, action: Action, after: GameState
+) -> Iterator[str]:
+    """A claim pays its toll in full or takes exactly one loan (never both, never a
+    part payment); the toll of a second route goes to the owner of the first.
+    (Without the neutral player, whose claims between turns move toll value too.)"""
+    if "neutral" in before.rules.variants:
+        return
+    was, now = before.variant("tolls"), after.variant("tolls")
+    assert isinstance(was, TollState) and isinstance(now, TollState)
+    if not isinstance(action, ClaimRoute):
+        if now != was:
+            yield f"{action!r} changed the toll state"
+        return
+    route = before.board.routes[action.route]
+    toll = route.extra["toll"]
+    seat = action.player
+    owner = before.owner(route.partner) if route.partner is not None else None
+    paid_to = owner if owner is not None and before.is_seat(owner) else None
+    if was.holdings[seat] >= toll:
+        if now.loans != was.loans or now.holdings[seat] != was.holdings[seat] - toll:
+            yield f"seat {seat} holding {was.holdings[seat]} did not pay the toll {toll} in full"
+        if paid_to is None and now.bank_received != was.bank_received + toll:
+            yield f"the bank did not receive the toll {toll}"
+        if paid_to is not None and now.holdings[paid_to] != was.holdings[paid_to] + toll:
+            yield f"seat {paid_to}, owner of the first route, was not paid {toll}"
+    else:
+        if now.loans[seat] != was.loans[seat] + 1 or now.holdings[seat] != was.holdings[seat]:
+            yield f"seat {seat} holding {was.holdings[seat]} < {toll} did not take one loan"
+        if paid_to is not None and now.bank_paid != was.bank_paid + toll:
+            yield f"the bank did not pay seat {paid_to} the toll {toll} for a loaned claim"
 
 
-def play(
-    players: int,
-    seed: int,
-    chooser: random.Random,
-    map: str = "newyork",
-    variants: list[str] | None = None,
-) -> Iterator[tuple[GameState, Action]]:
-    state = ttr_core.new_game(map, players, seed=seed, variants=variants)
-    while not ttr_core.is_over(state):
-        legal = ttr_core.legal_actions(state)
-        assert legal, "a live game always offers an action"
-        action = legal[chooser.randrange(len(legal))]
-        yield state, action
-        state = ttr_core.apply(state, action)
-    yield state, Pass(-1)
+TOLLS_PAID = Invariant(
+    "tolls_paid_as_the_rules_say",
+    "transition",
+    tolls_paid_as_the_rules_say,
+    "a toll is paid in full or a loan taken",
+    frozenset({"tolls"}),
+)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@settings(max_examples=1000)
-@given(seed=st.integers(0, 2**32), chooser=st.randoms(use_true_random=False))
-def test_random_games_keep_every_invariant_and_end(
-    players: int, seed: int, chooser: random.Random
+def test_the_tolls_invariant_catches_an_unpaid_toll() -> None:
+    state = new_started(3, seed=2, variants=["tolls"], map="nederland")
+    seat = state.current_player
+    route = next(r for r in state.board.routes if r.extra["toll"] and r.color != "gray")
+    before = with_hand(state, seat, **{route.color: route.length})
+    action = ClaimRoute(seat, route.id, route.color, 0)
+    after = ttr_core.apply(before, action)
+    assert not check_transition(before, action, after, [TOLLS_PAID])
+    unpaid = after.with_variant("tolls", before.variant("tolls"))
+    problems = check_transition(before, action, unpaid, [TOLLS_PAID])
+    assert problems and "did not pay the toll" in problems[0].message
+
+
+# ---------------------------------------------------------------------------
+# Every built-in map x its variants x every player count
+# ---------------------------------------------------------------------------
+
+#: (map, variants, player counts, examples per player count): a few hundred
+#: games per map and variant set in all.
+CONFIGS: list[tuple[str, tuple[str, ...], tuple[int, ...], int]] = [
+    ("newyork", ("attractions",), (2, 3, 4), 70),
+    ("newyork", (), (2, 3, 4), 40),
+    ("nederland", ("tolls",), (2, 3, 4, 5), 50),
+    ("nederland", (), (2, 3, 4, 5), 30),
+    ("nederland", ("tolls", "neutral"), (2,), 100),
+    ("usa", ("longest_route",), (2, 3, 4, 5), 50),
+    ("amsterdam", ("merchandise",), (2, 3, 4), 70),
+]
+RUNS = [
+    pytest.param(m, v, p, n, id=f"{m}-{'+'.join(v) or 'none'}-{p}p")
+    for m, v, counts, n in CONFIGS
+    for p in counts
+]
+
+
+@pytest.mark.filterwarnings("ignore::ttr_core.GeneratedTicketsWarning")
+def test_the_configurations_cover_every_built_in_map_and_player_count() -> None:
+    covered = {(m, p) for m, _, counts, _ in CONFIGS for p in counts}
+    for name in ttr_core.available_maps():
+        rules = ttr_core.load_map(name).rules
+        assert {(name, p) for p in range(rules.min_players, rules.max_players + 1)} <= covered
+        defaults = tuple(rules.default_variants)
+        assert any(m == name and v == defaults for m, v, _, _ in CONFIGS)
+
+
+@pytest.mark.parametrize(("map", "variants", "players", "examples"), RUNS)
+def test_every_invariant_holds_in_whole_games(
+    map: str, variants: tuple[str, ...], players: int, examples: int
 ) -> None:
-    for steps, (state, _action) in enumerate(play(players, seed, chooser)):
-        check_invariants(state)
-        assert steps < 2000, "game did not end"
-    check_final(state)
+    check_rules(map, variants, players=players, examples=examples, invariants=[TOLLS_PAID])
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@settings(max_examples=100)
-@given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
-def test_the_same_seed_and_choices_replay_the_same_game(
-    players: int, seed: int, choices: int
-) -> None:
-    first = [(s, a) for s, a in play(players, seed, random.Random(choices))]
-    second = [(s, a) for s, a in play(players, seed, random.Random(choices))]
-    assert first == second
-    # replaying just the recorded actions reproduces every state
-    state = ttr_core.new_game("newyork", players, seed=seed)
-    for recorded_state, action in first[:-1]:
-        assert state == recorded_state
-        state = ttr_core.apply(state, action)
-    assert state == first[-1][0]
+NewYork = rules_machine("newyork", ["attractions"])
+NewYork.TestCase.settings = settings(
+    NewYork.TestCase.settings, max_examples=20, stateful_step_count=150
+)
+TestNewYorkDecisionByDecision = NewYork.TestCase
+
+Nederland = rules_machine("nederland", ["tolls", "neutral"], players=2)
+Nederland.TestCase.settings = settings(
+    Nederland.TestCase.settings, max_examples=8, stateful_step_count=200
+)
+TestNederlandNeutralDecisionByDecision = Nederland.TestCase
+
+
+# ---------------------------------------------------------------------------
+# Exhaustive: every core action of every seat, in reachable states
+# ---------------------------------------------------------------------------
 
 
 def candidate_actions(state: GameState) -> list[Action]:
     """A universe of actions around the legal ones: every seat, every route and payment."""
     board = state.board
-    seats = range(state.num_players)
     colours: list[str | None] = [*board.colors, None]
     actions: list[Action] = []
-    for seat in seats:
+    for seat in range(state.num_players):
         actions += [DrawBlind(seat), DrawTickets(seat), Pass(seat)]
         actions += [DrawFaceUp(seat, slot) for slot in range(-1, 6)]
         for route in board.routes:
@@ -167,129 +182,20 @@ def candidate_actions(state: GameState) -> list[Action]:
     return actions
 
 
-@pytest.mark.parametrize(
-    ("map_name", "players", "variants", "stride"),
-    [
-        ("newyork", 2, None, 1),
-        ("newyork", 3, None, 1),
-        ("newyork", 4, None, 1),
-        # Nederland's games are long and its candidate set large: every 10th state.
-        ("nederland", 2, None, 10),
-        ("nederland", 3, [], 10),
-    ],
-)
-@settings(max_examples=10)
-@given(seed=st.integers(0, 2**32), chooser=st.randoms(use_true_random=False))
-def test_legal_actions_are_exact(
-    map_name: str,
-    players: int,
-    variants: list[str] | None,
-    stride: int,
-    seed: int,
-    chooser: random.Random,
+@pytest.mark.parametrize("map", ["newyork", "nederland", "amsterdam"])
+@settings(max_examples=12)
+@given(data=st.data())
+def test_every_candidate_action_is_applied_or_refused_as_listed(
+    map: str, data: st.DataObject
 ) -> None:
-    """Every listed action applies; every other candidate is refused with IllegalAction."""
-    game = play(players, seed, chooser, map=map_name, variants=variants)
-    for step, (state, _) in enumerate(game):
-        if step % stride:
-            continue
-        legal = set(ttr_core.legal_actions(state))
-        assert len(legal) == len(ttr_core.legal_actions(state)), "no duplicates"
-        for action in legal:
-            ttr_core.apply(state, action)
-        for action in candidate_actions(state):
-            if action in legal:
-                continue
+    play = data.draw(states(games(map, options={}), max_actions=250), label="play")
+    state = play.state
+    legal = ttr_core.legal_actions(state)
+    assert len(set(legal)) == len(legal), "no duplicates"
+    for action in legal:
+        ttr_core.apply(state, action)
+    listed = set(legal)
+    for action in candidate_actions(state):
+        if action not in listed:
             with pytest.raises(IllegalAction):
                 ttr_core.apply(state, action)
-
-
-class WholeGames(RuleBasedStateMachine):
-    """Stateful test: play games action by action; start a new one when a game ends."""
-
-    state: GameState
-
-    @initialize(players=st.integers(2, 4), seed=st.integers(0, 2**16))
-    def start(self, players: int, seed: int) -> None:
-        self.state = ttr_core.new_game("newyork", players, seed=seed)
-        self.games = 0
-
-    @precondition(lambda self: not ttr_core.is_over(self.state))
-    @rule(data=st.data())
-    def act(self, data: st.DataObject) -> None:
-        legal = ttr_core.legal_actions(self.state)
-        action = data.draw(st.sampled_from(legal))
-        before = self.state
-        self.state = ttr_core.apply(self.state, action)
-        assert ttr_core.legal_actions(before) == legal  # the input state did not change
-
-    @precondition(lambda self: ttr_core.is_over(self.state))
-    @rule(seed=st.integers(0, 2**16))
-    def next_game(self, seed: int) -> None:
-        check_final(self.state)
-        self.games += 1
-        self.state = ttr_core.new_game("newyork", self.state.num_players, seed=seed)
-
-    @invariant()
-    def invariants_hold(self) -> None:
-        if hasattr(self, "state"):
-            check_invariants(self.state)
-
-
-WholeGames.TestCase.settings = settings(max_examples=25, stateful_step_count=300)
-TestWholeGames = WholeGames.TestCase
-
-
-def check_tolls(before: GameState, action: Action, after: GameState) -> None:
-    """Toll value is conserved; a loan is taken exactly when the toll cannot be paid."""
-    now = after.variant("tolls")
-    assert isinstance(now, TollState)
-    assert all(h >= 0 for h in now.holdings)
-    total = sum(now.holdings) + now.bank_received - now.bank_paid
-    assert total == START_VALUE * after.num_players
-    was = before.variant("tolls")
-    if not isinstance(action, ClaimRoute):
-        assert now == was
-        return
-    route = before.board.routes[action.route]
-    toll = route.extra["toll"]
-    seat = action.player
-    owner = before.owner(route.partner) if route.partner is not None else None
-    if was.holdings[seat] >= toll:  # pays: no loan
-        assert now.loans == was.loans
-        assert now.holdings[seat] == was.holdings[seat] - toll
-        if owner is None:
-            assert now.bank_received == was.bank_received + toll
-        else:
-            assert now.holdings[owner] == was.holdings[owner] + toll
-    else:  # cannot pay: one loan, nothing paid, the bank pays any owner
-        assert now.loans[seat] == was.loans[seat] + 1
-        assert now.holdings[seat] == was.holdings[seat]
-        assert now.bank_received == was.bank_received
-        if owner is not None:
-            assert now.holdings[owner] == was.holdings[owner] + toll
-            assert now.bank_paid == was.bank_paid + toll
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("variants", [None, []], ids=["tolls", "no-tolls"])
-@settings(max_examples=100)
-@given(seed=st.integers(0, 2**32), chooser=st.randoms(use_true_random=False))
-def test_random_nederland_games_keep_every_invariant(
-    players: int, variants: list[str] | None, seed: int, chooser: random.Random
-) -> None:
-    previous: tuple[GameState, Action] | None = None
-    for steps, (state, action) in enumerate(
-        play(players, seed, chooser, map="nederland", variants=variants)
-    ):
-        check_invariants(state)
-        if variants is None and previous is not None:
-            check_tolls(previous[0], previous[1], state)
-        if variants == []:
-            assert state.variant("tolls") is None
-        previous = (state, action)
-        assert steps < 5000, "game did not end"
-    check_final(state)
-    if variants is None:
-        lines = {line.kind for sheet in ttr_core.final_scores(state).sheets for line in sheet.lines}
-        assert {"toll_bonus", "loans"} <= lines

@@ -61,6 +61,25 @@ def attractions_touched(state: GameState, player: int) -> frozenset[str]:
 
 
 @hookimpl
+def ttr_check_state(state: GameState) -> list[str]:
+    """The attractions line never counts more than the map holds: each seat's line
+    names attractions of the map only, and scores ``points_per_attraction`` for each."""
+    points = state.rules.option(NAME, "points_per_attraction")
+    on_map = {loc.name for loc in state.board.locations if loc.extra.get("attraction")}
+    problems = []
+    for seat, lines in enumerate(ttr_score_lines(state)):
+        for line in lines:
+            if not set(line.detail) <= on_map:
+                problems.append(f"{NAME}: seat {seat} is credited with attractions not on the map")
+            if line.points != points * len(line.detail) or line.points > points * len(on_map):
+                problems.append(
+                    f"{NAME}: seat {seat} scores {line.points} for {len(line.detail)} of the "
+                    f"{len(on_map)} attractions at {points} each"
+                )
+    return problems
+
+
+@hookimpl
 def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
     points = state.rules.option(NAME, "points_per_attraction")
     sheets = []

@@ -1,4 +1,5 @@
-"""The ``ttr`` command: simulate games between random players and summarise them."""
+"""The ``ttr`` command: simulate games between random players and summarise them;
+``ttr replay`` replays a saved game; ``ttr verify`` checks the rules' invariants."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="ttr",
         description="Simulate Ticket to Ride games between random players on a built-in map "
         "(or a map file) and print the result.",
+        epilog="Also: 'ttr replay FILE' replays a saved game; 'ttr verify --map MAP' checks "
+        "every rules invariant over random games (docs/testing.md).",
     )
     parser.add_argument(
         "--map", default="newyork", help="map name or .toml path (default: newyork)"
@@ -118,6 +121,91 @@ def _replay(argv: Sequence[str]) -> int:
         return 0
     _print_scores(final, final_scores(final))
     return 0
+
+
+def _verify_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ttr verify",
+        description="Play seeded random games with every rules invariant checked after every "
+        "action (strict hook checks) and print what was found (docs/testing.md).",
+    )
+    parser.add_argument(
+        "--map", default="newyork", help="map name or .toml path (default: newyork)"
+    )
+    parser.add_argument(
+        "--variants",
+        help="comma-separated variants to switch on (default: the map's own; '' for none)",
+    )
+    parser.add_argument(
+        "--players",
+        help="comma-separated player counts (default: every count the map and variants allow)",
+    )
+    parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="VARIANT.NAME=VALUE",
+        help="set a variant option (repeatable)",
+    )
+    parser.add_argument("--only", help="comma-separated invariants to check (default: all)")
+    parser.add_argument("--skip", default="", help="comma-separated invariants not to check")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes sharing the games (default: 1)"
+    )
+    parser.add_argument(
+        "--records",
+        action="store_true",
+        help="print the JSON record of each game that broke an invariant",
+    )
+    return parser
+
+
+def _names(text: str | None) -> list[str] | None:
+    return None if text is None else [v.strip() for v in text.split(",") if v.strip()]
+
+
+def _verify(argv: Sequence[str]) -> int:
+    from .verify import print_report, verify
+
+    args = _verify_parser().parse_args(argv)
+    if args.games < 1 or args.jobs < 1:
+        print("ttr verify: --games and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        players = None if args.players is None else [int(p) for p in _names(args.players) or []]
+    except ValueError:
+        print(f"ttr verify: --players takes whole numbers, not {args.players!r}", file=sys.stderr)
+        return 2
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", GeneratedTicketsWarning)
+            board = load_map(args.map)
+        report = verify(
+            board,
+            _names(args.variants),
+            players=players,
+            games=args.games,
+            seed=args.seed,
+            options=_parse_options(args.option),
+            only=_names(args.only),
+            skip=_names(args.skip) or (),
+            jobs=args.jobs,
+        )
+    except (TtrError, OSError, ValueError) as exc:
+        print(f"ttr verify: {exc}", file=sys.stderr)
+        return 2
+    try:
+        print_report(report)
+        if args.records:
+            for failure in report.failures:
+                print(f"\nrecord of seed {failure.seed} ({failure.players} players):")
+                print(failure.record)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0 if report.ok else 1
 
 
 def _show_map(board: Board) -> None:
@@ -282,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "replay":
         return _replay(argv[1:])
+    if argv and argv[0] == "verify":
+        return _verify(argv[1:])
     args = _parser().parse_args(argv)
     if args.list:
         _print_list()

@@ -1,0 +1,84 @@
+"""Property-based verification of rules, variants and maps, on hypothesis.
+
+For a variant or map author, one line::
+
+    import ttr_core.testing
+
+    ttr_core.testing.check_rules(map="newyork", variants=["attractions", "swap"], examples=200)
+
+plays whole games chosen by hypothesis and checks every invariant after
+every action — the core's (cards and tickets conserved, cars and routes
+accounted for, scores summed, ``legal_actions`` exact, views that leak
+nothing, games that end and replay) and each variant's own (hook
+``ttr_check_state``) — in strict mode. A broken invariant raises
+:class:`RulesViolation`, shrunk to a short game whose JSON record ends the
+message. Also here: strategies (:func:`games`, :func:`states`,
+:func:`legal_actions_of`, :func:`illegal_actions`), a state machine
+(:func:`rules_machine`), the invariant registry (:func:`invariant`,
+:func:`register_invariant`) and golden action counts
+(:mod:`ttr_core.testing.perft`). ``docs/testing.md`` is the guide; ``ttr
+verify`` runs the same invariants from the command line without hypothesis.
+
+Needs hypothesis: ``pip install ttr-core[testing]``.
+"""
+
+from __future__ import annotations
+
+try:
+    import hypothesis  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a separate environment
+    raise ImportError(
+        "ttr_core.testing needs hypothesis: pip install ttr-core[testing] "
+        "(ttr verify works without it)"
+    ) from exc
+
+from ..invariants import (
+    CORE_INVARIANTS,
+    GamePlay,
+    Invariant,
+    Violation,
+    action_bound,
+    check_game,
+    check_state,
+    check_transition,
+    invariant,
+    invariants_for,
+    register_invariant,
+    registered_invariants,
+    unregister_invariant,
+)
+from ..verify import GameReport, play_checked, verify
+from .check import RulesViolation, check_rules, play_game, rules_test
+from .machine import RulesMachine, rules_machine
+from .strategies import Game, games, illegal_actions, legal_actions_of, option_values, states
+
+__all__ = [
+    "CORE_INVARIANTS",
+    "Game",
+    "GamePlay",
+    "GameReport",
+    "Invariant",
+    "RulesMachine",
+    "RulesViolation",
+    "Violation",
+    "action_bound",
+    "check_game",
+    "check_rules",
+    "check_state",
+    "check_transition",
+    "games",
+    "illegal_actions",
+    "invariant",
+    "invariants_for",
+    "legal_actions_of",
+    "option_values",
+    "play_checked",
+    "play_game",
+    "register_invariant",
+    "registered_invariants",
+    "rules_machine",
+    "rules_test",
+    "states",
+    "unregister_invariant",
+    "verify",
+]
