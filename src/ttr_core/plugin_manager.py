@@ -414,6 +414,7 @@ class GameRules:
     player_view: Impls = attrs.field(repr=False)
     non_seat_owners: Impls = attrs.field(repr=False)
     determinize: Impls = attrs.field(repr=False, default=())
+    check_state: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -570,6 +571,14 @@ class GameRules:
             state = hookcheck.determinized(impl, state, impl(state, view, rng))
         return state
 
+    def run_check_state(self, state: GameState) -> list[tuple[str, str]]:
+        """Every variant's own broken invariants, as ``(variant, sentence)`` pairs."""
+        return [
+            (impl.variant, problem)
+            for impl in self.check_state
+            for problem in hookcheck.messages(impl, impl(state))
+        ]
+
     def run_non_seat_owners(self, state: GameState) -> list[NonSeatOwner]:
         """The non-seat owners the variants declare, in variant order."""
         found: list[NonSeatOwner] = []
@@ -684,4 +693,5 @@ def _resolve_rules(
         player_view=impls("ttr_player_view"),
         non_seat_owners=impls("ttr_non_seat_owners"),
         determinize=impls("ttr_determinize"),
+        check_state=impls("ttr_check_state"),
     )

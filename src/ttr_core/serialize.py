@@ -45,12 +45,11 @@ from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Kee
 from .board import Board, FrozenMap
 from .engine import SEED_LIMIT, apply, new_game
 from .errors import DataError, IllegalAction, PluginError, TtrError, show
-from .hookspecs import NonSeatOwner
 from .maploader import load_map
 from .plugin_manager import game_rules, installed_plugins, plugins_generation
 from .scoring import FinalScores, ScoreSheet
 from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState, Termination
-from .views import PlayerView
+from .views import PlayerView, non_seat_owners
 
 __all__ = [
     "FORMAT_VERSION",
@@ -1162,7 +1161,7 @@ def _check_core(state: GameState) -> None:
         raise DataError(
             "owners", f"expected one owner per route ({len(board.routes)}), not {len(state.owners)}"
         )
-    declared = {o.owner for o in _non_seat_owners(state)}
+    declared = {o.owner for o in non_seat_owners(state)}
     for rid, owner in enumerate(state.owners):
         if owner != UNCLAIMED and not 0 <= owner < n and owner not in declared:
             raise DataError(
@@ -1245,20 +1244,9 @@ def _check_core(state: GameState) -> None:
 
 
 def _check_variants(state: GameState) -> None:
-    plugins = installed_plugins()
-    for variant in state.rules.variants:
-        impl = plugins[variant].impls.get("ttr_check_state") if variant in plugins else None
-        if impl is None:
-            continue
-        for problem in hookcheck.messages(impl, impl(state)):
-            key = problem.split(":", 1)[0] if ":" in problem else variant
-            raise DataError(f"variant_state.{key}", problem)
-
-
-def _non_seat_owners(state: GameState) -> tuple[NonSeatOwner, ...]:
-    from .views import non_seat_owners
-
-    return non_seat_owners(state)
+    for variant, problem in state.rules.run_check_state(state):
+        key = problem.split(":", 1)[0] if ":" in problem else variant
+        raise DataError(f"variant_state.{key}", problem)
 
 
 _CONVERTER = _make_converter()
