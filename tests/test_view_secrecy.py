@@ -11,7 +11,7 @@ seat's toll value, the seed — give that seat equal views.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import attrs
@@ -22,6 +22,7 @@ from ttr_plugins.tolls import tolls
 
 import ttr_core
 from ttr_core import ArgumentError, Board, GameRules, GameState, Hand, Pending, PlayerState
+from ttr_core.invariants import exchange_hand_and_deck, exchange_seat_ticket, hidden_changes
 
 from .test_determinize import BOARDS, CONFIGS, IDS, play_randomly
 
@@ -129,94 +130,6 @@ def _replace(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*items[:i], value, *items[i + 1 :])
 
 
-def unknown_cards(player: PlayerState) -> list[int]:
-    """The cards of a hand that nobody but its seat knows of (not taken face up)."""
-    known = player.known or (0,) * len(player.hand.counts)
-    return [
-        card
-        for card, (n, k) in enumerate(zip(player.hand.counts, known, strict=True))
-        for _ in range(n - k)
-    ]
-
-
-def swap_hand_and_deck(state: GameState, seat: int, rng: random.Random) -> GameState | None:
-    """Exchange one of ``seat``'s unknown cards with a deck card of another colour."""
-    player = state.players[seat]
-    for card in rng.sample(unknown_cards(player), len(unknown_cards(player))):
-        for i, other in enumerate(state.deck):
-            if other != card:
-                counts = list(player.hand.counts)
-                counts[card] -= 1
-                counts[other] += 1
-                new = attrs.evolve(player, hand=Hand(tuple(counts), player.hand.names))
-                return attrs.evolve(
-                    state,
-                    players=_replace(state.players, seat, new),
-                    deck=_replace(state.deck, i, card),
-                )
-    return None
-
-
-def reorder_deck(state: GameState, rng: random.Random) -> GameState | None:
-    deck = list(state.deck)
-    rng.shuffle(deck)
-    return None if tuple(deck) == state.deck else attrs.evolve(state, deck=tuple(deck))
-
-
-def swap_discard_and_deck(state: GameState, rng: random.Random) -> GameState | None:
-    discard = list(state.discard)
-    held = [card for card, n in enumerate(discard) if n]
-    for card in rng.sample(held, len(held)):
-        for i, other in enumerate(state.deck):
-            if other != card:
-                discard[card] -= 1
-                discard[other] += 1
-                return attrs.evolve(
-                    state, discard=tuple(discard), deck=_replace(state.deck, i, card)
-                )
-    return None
-
-
-def swap_seat_ticket(state: GameState, seat: int, rng: random.Random) -> GameState | None:
-    """Exchange one of ``seat``'s tickets with one of the ticket deck."""
-    player = state.players[seat]
-    if not player.tickets or not state.ticket_deck:
-        return None
-    i = rng.randrange(len(player.tickets))
-    j = rng.randrange(len(state.ticket_deck))
-    tickets = _replace(player.tickets, i, state.ticket_deck[j])
-    return attrs.evolve(
-        state,
-        players=_replace(state.players, seat, attrs.evolve(player, tickets=tickets)),
-        ticket_deck=_replace(state.ticket_deck, j, player.tickets[i]),
-    )
-
-
-def swap_offer(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
-    """Exchange a ticket of another seat's offer (pending or starting) with the deck's."""
-    pending = state.pending
-    if not state.ticket_deck:
-        return None
-    j = rng.randrange(len(state.ticket_deck))
-    if pending is not None and pending.player != viewer and pending.offered:
-        i = rng.randrange(len(pending.offered))
-        offered = _replace(pending.offered, i, state.ticket_deck[j])
-        return attrs.evolve(
-            state,
-            pending=attrs.evolve(pending, offered=offered),
-            ticket_deck=_replace(state.ticket_deck, j, pending.offered[i]),
-        )
-    if state.start_offers and state.start_offers[0]:
-        offer = state.start_offers[0]
-        i = rng.randrange(len(offer))
-        return attrs.evolve(
-            state,
-            start_offers=_replace(state.start_offers, 0, _replace(offer, i, state.ticket_deck[j])),
-            ticket_deck=_replace(state.ticket_deck, j, offer[i]),
-        )
-    return None
-
-
 def move_toll_value(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
     """Move toll value between two other seats (or one and the bank): totals kept."""
     if "tolls" not in state.rules.variants:
@@ -240,35 +153,18 @@ def move_toll_value(state: GameState, viewer: int, rng: random.Random) -> GameSt
     return state.with_variant("tolls", new)
 
 
-def change_seed(state: GameState, rng: random.Random) -> GameState:
-    return attrs.evolve(state, seed=rng.randrange(2**62))
-
-
-#: Changes to what seat ``viewer`` cannot see: (state, viewer, rng) -> state or None.
-HIDDEN_CHANGES: dict[str, Callable[[GameState, int, random.Random], GameState | None]] = {
-    "another hand against the deck": lambda s, v, r: swap_hand_and_deck(
-        s, r.choice([x for x in range(s.num_players) if x != v]), r
-    ),
-    "the deck's order": lambda s, v, r: reorder_deck(s, r),
-    "the discard pile against the deck": lambda s, v, r: swap_discard_and_deck(s, r),
-    "another seat's tickets": lambda s, v, r: swap_seat_ticket(
-        s, r.choice([x for x in range(s.num_players) if x != v]), r
-    ),
-    "another seat's ticket offer": swap_offer,
-    "another seat's toll value": move_toll_value,
-    "the seed": lambda s, v, r: change_seed(s, r),
-}
-
-
 def hidden_variants(
     state: GameState, viewer: int, rng: random.Random
 ) -> Iterator[tuple[str, GameState]]:
-    """``state`` changed in each way the viewer cannot see (where the state allows it)."""
-    for name, change in HIDDEN_CHANGES.items():
-        changed = change(state, viewer, rng)
-        if changed is not None:
-            assert changed != state
-            yield name, changed
+    """``state`` changed in each way the viewer cannot see (where the state allows it):
+    the kit's hidden changes, and another seat's toll value."""
+    changes = [*hidden_changes(state, viewer, rng)]
+    tolled = move_toll_value(state, viewer, rng)
+    if tolled is not None:
+        changes.append(("another seat's toll value", tolled))
+    for name, changed in changes:
+        assert changed != state
+        yield name, changed
 
 
 @pytest.mark.parametrize(("map", "players", "variants"), CONFIGS, ids=IDS)
@@ -297,9 +193,9 @@ def test_the_check_has_teeth_a_change_the_viewer_can_see_changes_the_view() -> N
     for viewer in range(3):
         view = ttr_core.player_view(state, viewer)
         # The viewer's own hand, tickets and toll value are seen, and so are hand sizes.
-        mine = swap_hand_and_deck(state, viewer, rng)
+        mine = exchange_hand_and_deck(state, viewer, rng)
         assert mine is not None and ttr_core.player_view(mine, viewer) != view
-        ticket = swap_seat_ticket(state, viewer, rng)
+        ticket = exchange_seat_ticket(state, viewer, rng)
         assert ticket is not None and ttr_core.player_view(ticket, viewer) != view
         current = tolls(state)
         holdings = _replace(current.holdings, viewer, current.holdings[viewer] + 1)
@@ -322,7 +218,14 @@ def test_the_check_has_teeth_a_change_the_viewer_can_see_changes_the_view() -> N
         assert ttr_core.player_view(smaller, viewer) != view
         # ... and the hidden changes apply to this state (no offer is pending).
         names |= {name for name, _ in hidden_variants(state, viewer, rng)}
-    assert names == set(HIDDEN_CHANGES) - {"another seat's ticket offer"}
+    assert names == {
+        "another seat's hand against the deck",
+        "the deck's order",
+        "the discard pile against the deck",
+        "another seat's tickets",
+        "another seat's toll value",
+        "the seed",
+    }
 
 
 def test_cards_taken_face_up_stay_visible_and_the_rest_of_the_hand_does_not() -> None:
@@ -335,7 +238,7 @@ def test_cards_taken_face_up_stay_visible_and_the_rest_of_the_hand_does_not() ->
     view = ttr_core.player_view(state, other)
     assert view.seats[seat].known == {card: 1}
     # Only the known card is fixed: the rest may be anything the viewer cannot see.
-    changed = swap_hand_and_deck(state, seat, random.Random(0))
+    changed = exchange_hand_and_deck(state, seat, random.Random(0))
     assert changed is not None and ttr_core.player_view(changed, other) == view
 
 

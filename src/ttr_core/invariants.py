@@ -225,23 +225,18 @@ def invariants_for(
 
 
 def _plugin_invariants(rules: GameRules) -> list[Invariant]:
-    plugins = installed_plugins()
     found = []
-    for variant in rules.variants:
-        plugin = plugins.get(variant)
-        impl = plugin.impls.get("ttr_check_state") if plugin is not None else None
-        if impl is None:
-            continue
+    for impl in rules.check_state:
 
         def check(state: GameState, impl: Any = impl) -> list[str]:
             return hookcheck.messages(impl, impl(state))
 
         found.append(
             Invariant(
-                f"{variant}.check_state",
+                f"{impl.variant}.check_state",
                 "state",
                 check,
-                f"the {variant!r} variant's own invariants (hook ttr_check_state)",
+                f"the {impl.variant!r} variant's own invariants (hook ttr_check_state)",
             )
         )
     return found
@@ -658,7 +653,8 @@ def _unknown_cards(player: PlayerState) -> list[int]:
     ]
 
 
-def _exchange_hand_and_deck(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+def exchange_hand_and_deck(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """Exchange one of ``seat``'s unknown cards with a deck card of another colour."""
     player = state.players[seat]
     cards = _unknown_cards(player)
     for card in rng.sample(cards, len(cards)):
@@ -696,7 +692,8 @@ def _exchange_discard_and_deck(state: GameState, rng: random.Random) -> GameStat
     return None
 
 
-def _exchange_seat_ticket(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+def exchange_seat_ticket(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """Exchange one of ``seat``'s tickets with one of the ticket deck."""
     player = state.players[seat]
     if not player.tickets or not state.ticket_deck:
         return None
@@ -739,12 +736,12 @@ def _other(state: GameState, viewer: int, rng: random.Random) -> int:
 
 
 _HIDDEN: dict[str, Callable[[GameState, int, random.Random], GameState | None]] = {
-    "another seat's hand against the deck": lambda s, v, r: _exchange_hand_and_deck(
+    "another seat's hand against the deck": lambda s, v, r: exchange_hand_and_deck(
         s, _other(s, v, r), r
     ),
     "the deck's order": lambda s, v, r: _reorder_deck(s, r),
     "the discard pile against the deck": lambda s, v, r: _exchange_discard_and_deck(s, r),
-    "another seat's tickets": lambda s, v, r: _exchange_seat_ticket(s, _other(s, v, r), r),
+    "another seat's tickets": lambda s, v, r: exchange_seat_ticket(s, _other(s, v, r), r),
     "another seat's ticket offer": _exchange_offer,
     "the seed": lambda s, v, r: attrs.evolve(s, seed=r.randrange(2**62)),
 }
@@ -755,10 +752,11 @@ def hidden_changes(
 ) -> Iterator[tuple[str, GameState]]:
     """``state`` changed in each way seat ``viewer`` cannot see, where the state
     allows it: (what was changed, the changed state). Variant state is left as
-    it is (a variant's hidden parts are its own to check)."""
+    it is (a variant's hidden parts are its own to check). A change that cannot
+    apply gives ``None`` and is left out."""
     for what, change in _HIDDEN.items():
         changed = change(state, viewer, rng)
-        if changed is not None and changed != state:
+        if changed is not None:
             yield what, changed
 
 
