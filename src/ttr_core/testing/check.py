@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -14,7 +14,7 @@ from ..board import Board
 from ..invariants import Invariant, invariants_for
 from ..state import GameState
 from ..verify import GameReport, play_checked
-from .strategies import Game, MapArg, games
+from .strategies import Game, MapsArg, OptionsArg, PlayersArg, VariantsArg, games
 
 __all__ = ["PHASES", "RulesViolation", "check_rules", "play_game", "rules_test"]
 
@@ -55,13 +55,11 @@ def play_game(
 
 
 def check_rules(
-    map: MapArg | st.SearchStrategy[MapArg] | None = None,
-    variants: Sequence[str] | st.SearchStrategy[Sequence[str] | None] | None = None,
+    map: MapsArg = None,
+    variants: VariantsArg = None,
     *,
-    players: int | st.SearchStrategy[int] | None = None,
-    options: Mapping[str, Mapping[str, Any]]
-    | st.SearchStrategy[Mapping[str, Mapping[str, Any]]]
-    | None = None,
+    players: PlayersArg = None,
+    options: OptionsArg = None,
     examples: int = 100,
     only: Iterable[str] | None = None,
     skip: Iterable[str] = (),
@@ -104,8 +102,8 @@ def check_rules(
 
 
 def rules_test(
-    map: MapArg | st.SearchStrategy[MapArg] | None = None,
-    variants: Sequence[str] | st.SearchStrategy[Sequence[str] | None] | None = None,
+    map: MapsArg = None,
+    variants: VariantsArg = None,
     **kwargs: Any,
 ) -> Callable[[], None]:
     """A test function for pytest that runs :func:`check_rules` with these arguments::

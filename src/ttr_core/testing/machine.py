@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -24,7 +24,15 @@ from ..invariants import (
 )
 from ..state import GameState
 from .check import PHASES, RulesViolation
-from .strategies import Game, MapArg, games, illegal_actions
+from .strategies import (
+    Game,
+    MapsArg,
+    OptionsArg,
+    PlayersArg,
+    VariantsArg,
+    games,
+    illegal_actions,
+)
 
 __all__ = ["RulesMachine", "rules_machine"]
 
@@ -159,13 +167,11 @@ class RulesMachine(RuleBasedStateMachine):
 
 
 def rules_machine(
-    map: MapArg | st.SearchStrategy[MapArg] | None = None,
-    variants: Sequence[str] | st.SearchStrategy[Sequence[str] | None] | None = None,
+    map: MapsArg = None,
+    variants: VariantsArg = None,
     *,
-    players: int | st.SearchStrategy[int] | None = None,
-    options: Mapping[str, Mapping[str, Any]]
-    | st.SearchStrategy[Mapping[str, Mapping[str, Any]]]
-    | None = None,
+    players: PlayersArg = None,
+    options: OptionsArg = None,
     only: Iterable[str] | None = None,
     skip: Iterable[str] = (),
     invariants: Iterable[Invariant] = (),

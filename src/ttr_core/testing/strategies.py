@@ -35,6 +35,14 @@ __all__ = [
 ]
 
 MapArg = str | os.PathLike[str] | Board
+#: What the configuration arguments of the kit's functions accept: a value, or a
+#: strategy drawing it (``None``: every choice the map allows).
+MapsArg = MapArg | st.SearchStrategy[MapArg] | None
+VariantsArg = Sequence[str] | st.SearchStrategy[Sequence[str] | None] | None
+PlayersArg = int | st.SearchStrategy[int] | None
+OptionsArg = (
+    Mapping[str, Mapping[str, Any]] | st.SearchStrategy[Mapping[str, Mapping[str, Any]]] | None
+)
 
 
 @attrs.frozen
@@ -129,12 +137,10 @@ def _fixed(value: Any) -> st.SearchStrategy[Any]:
 @st.composite
 def games(
     draw: st.DrawFn,
-    map: MapArg | st.SearchStrategy[MapArg] | None = None,
-    variants: Sequence[str] | st.SearchStrategy[Sequence[str] | None] | None = None,
-    players: int | st.SearchStrategy[int] | None = None,
-    options: Mapping[str, Mapping[str, Any]]
-    | st.SearchStrategy[Mapping[str, Mapping[str, Any]]]
-    | None = None,
+    map: MapsArg = None,
+    variants: VariantsArg = None,
+    players: PlayersArg = None,
+    options: OptionsArg = None,
     seeds: st.SearchStrategy[int] | None = None,
 ) -> Game:
     """Game configurations with a seed.
