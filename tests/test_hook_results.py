@@ -467,3 +467,39 @@ def test_save_declarations_are_checked(
         else:
             ttr_core.to_json(state.with_variant("bad", 1))
     assert_named(err, hook, fragment)
+
+
+# -- advice for bots --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("result", "fragment"),
+    [
+        ("cheap", "must return a sequence of"),
+        ("short", "one number per route"),
+        ("nan", "costs are finite numbers"),
+        ("text", "costs are finite numbers"),
+        ("bool", "costs are finite numbers"),
+    ],
+)
+def test_bad_advice_for_bots(install: Any, result: str, fragment: str) -> None:
+    def advise(view: ttr_core.PlayerView) -> object:
+        routes = len(view.board.routes)
+        bad = {"nan": float("nan"), "text": "1", "bool": True}
+        if result in bad:
+            return [0.0] * (routes - 1) + [bad[result]]
+        return "cheap" if result == "cheap" else [1.0, 2.0]
+
+    install("ttr_agent_route_costs", advise)
+    state = game()
+    with pytest.raises(PluginError) as err:
+        state.rules.run_agent_route_costs(ttr_core.player_view(state, 0))
+    assert_named(err, "ttr_agent_route_costs", fragment)
+
+
+def test_advice_for_bots_is_summed_over_variants(install: Any) -> None:
+    install("ttr_agent_route_costs", lambda view: [1] * len(view.board.routes))
+    state = game(["bad", "tolls"])
+    view = ttr_core.player_view(state, 0)
+    tolls = [route.extra.get("toll", 0) for route in state.board.routes]
+    assert state.rules.run_agent_route_costs(view) == [1 + toll / 3 for toll in tolls]

@@ -176,3 +176,15 @@ def ttr_check_state(state: GameState) -> list[str]:
     if current.deck + sum(current.held) != cards:
         problems.append(f"{NAME}: cards are not conserved (deck + held must be {cards})")
     return problems
+
+
+@hookimpl
+def ttr_agent_route_costs(view: PlayerView) -> list[float]:
+    """Advice for bots (docs/bots.md): a route with cart
+    symbols earns a merchandise card while the deck holds any, a small gain
+    (-0.3) that leads their paths over such routes."""
+    deck = view.variants[f"{NAME}.deck"]
+    return [
+        -0.3 if deck and route.extra.get("merchandise", False) else 0.0
+        for route in view.board.routes
+    ]

@@ -306,3 +306,25 @@ def ttr_check_state(state: GameState) -> list[str]:
             f"{start * seats})"
         )
     return problems
+
+
+@hookimpl
+def ttr_agent_route_costs(view: PlayerView) -> list[float]:
+    """Advice for bots (docs/bots.md): what claiming each route now costs the
+    viewing seat beyond what its score sheet shows at once.
+
+    A third of the toll it would pay (toll value kept is what the toll bonus
+    ranks at the end) and, where the toll is more than the seat holds, the
+    price of a Loan: the loan penalty, plus for a first loan half the best
+    toll bonus it would forfeit. So the bots take no loan they can avoid.
+    """
+    holdings = view.variants[f"{NAME}.holdings"]
+    loans = view.variants[f"{NAME}.loans"][view.viewer]
+    options = dict(dict(view.options).get(NAME, ()))
+    penalty = options.get("loan_penalty", LOAN_PENALTY)
+    loan = penalty + (0 if loans else TOLL_BONUS.get(len(view.seats), (0,))[0] / 2)
+    costs = []
+    for route in view.board.routes:
+        toll = route.extra.get("toll", 0)
+        costs.append(toll / 3 + (loan if toll > holdings else 0.0))
+    return costs

@@ -409,6 +409,17 @@ def view(impl: HookImpl, result: object, owner: Mapping[str, str]) -> Mapping[st
     return result
 
 
+def route_costs(impl: HookImpl, result: object, routes: int) -> list[float]:
+    """``ttr_agent_route_costs``: one finite number per route of the board."""
+    costs = _sequence(impl, result, f"{routes} numbers, one per route")
+    if len(costs) != routes:
+        _bad(impl, f"must return one number per route ({routes}), not {len(costs)}")
+    for route, cost in enumerate(costs):
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
+            _bad(impl, f"returned {_kind(cost)} for route {route}: costs are finite numbers")
+    return [float(cost) for cost in costs]
+
+
 def non_seat_owners(
     impl: HookImpl, result: object, state: GameState, found: Sequence[NonSeatOwner]
 ) -> list[NonSeatOwner]:

@@ -446,3 +446,19 @@ def ttr_player_view(state: GameState, player: int) -> Mapping[str, Any] | None:
     for that player to see, or ``None``.
     """
     raise NotImplementedError
+
+
+@hookspec
+def ttr_agent_route_costs(view: PlayerView) -> Sequence[float] | None:
+    """Collecting: advice for bots, never called by the engine.
+
+    For each route of the board (in route id order), what claiming it now
+    would cost the seat of ``view`` beyond what its score sheet shows at once,
+    in points (negative for a gain): toll value spent, the price of a loan, a
+    bonus card won. The heuristic agents of :mod:`ttr_core.agents` add up the
+    advice of a game's variants and weigh routes by it; a variant whose
+    effects its score lines show at once needs no advice. Return one finite
+    number per route, or ``None``. Use only what ``view`` shows (a bot must
+    not see hidden information).
+    """
+    raise NotImplementedError

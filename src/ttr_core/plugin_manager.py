@@ -415,6 +415,7 @@ class GameRules:
     non_seat_owners: Impls = attrs.field(repr=False)
     determinize: Impls = attrs.field(repr=False, default=())
     check_state: Impls = attrs.field(repr=False, default=())
+    agent_route_costs: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -579,6 +580,18 @@ class GameRules:
             for problem in hookcheck.messages(impl, impl(state))
         ]
 
+    def run_agent_route_costs(self, view: PlayerView) -> list[float]:
+        """The variants' advice to bots (``ttr_agent_route_costs``), summed per
+        route: what claiming each route costs the viewing seat beyond what
+        its score sheet shows at once (all 0 when no variant advises)."""
+        costs = [0.0] * len(self.board.routes)
+        for impl in self.agent_route_costs:
+            result = impl(view)
+            if result is not None:
+                advice = hookcheck.route_costs(impl, result, len(costs))
+                costs = [a + b for a, b in zip(costs, advice, strict=True)]
+        return costs
+
     def run_non_seat_owners(self, state: GameState) -> list[NonSeatOwner]:
         """The non-seat owners the variants declare, in variant order."""
         found: list[NonSeatOwner] = []
@@ -694,4 +707,5 @@ def _resolve_rules(
         non_seat_owners=impls("ttr_non_seat_owners"),
         determinize=impls("ttr_determinize"),
         check_state=impls("ttr_check_state"),
+        agent_route_costs=impls("ttr_agent_route_costs"),
     )
