@@ -1,5 +1,6 @@
 """Project sessions: ``nox`` runs tests, typecheck and lint; ``nox -s bench`` the benchmark;
-``nox -s fuzz`` the map loader fuzz with 10,000 examples."""
+``nox -s bench_sim`` the simulation benchmark; ``nox -s fuzz`` the map loader fuzz with
+10,000 examples."""
 
 from __future__ import annotations
 
@@ -61,6 +62,13 @@ def bench(session: nox.Session) -> None:
     """Random-playout benchmark (games/s, actions/s); not part of the default run."""
     session.install(".")
     session.run("python", "benchmarks/bench_playouts.py", *session.posargs)
+
+
+@nox.session
+def bench_sim(session: nox.Session) -> None:
+    """Simulation benchmark (games/s on one core and on all cores); not in the default run."""
+    session.install(".[sim]")
+    session.run("python", "benchmarks/bench_simulation.py", *session.posargs)
 
 
 #: The verification kit's deep profile: (map, variants, games); 11,000 games in all.

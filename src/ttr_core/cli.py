@@ -1,5 +1,6 @@
 """The ``ttr`` command: simulate games between random players and summarise them;
-``ttr replay`` replays a saved game; ``ttr verify`` checks the rules' invariants."""
+``ttr replay`` replays a saved game; ``ttr verify`` checks the rules' invariants;
+``ttr simulate`` plays many games between bots on every core (docs/bots.md)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Simulate Ticket to Ride games between random players on a built-in map "
         "(or a map file) and print the result.",
         epilog="Also: 'ttr replay FILE' replays a saved game; 'ttr verify --map MAP' checks "
-        "every rules invariant over random games (docs/testing.md).",
+        "every rules invariant over random games (docs/testing.md); 'ttr simulate --agents "
+        "route,random --games 10000' plays bots on every core (docs/bots.md).",
     )
     parser.add_argument(
         "--map", default="newyork", help="map name or .toml path (default: newyork)"
@@ -372,6 +374,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _replay(argv[1:])
     if argv and argv[0] == "verify":
         return _verify(argv[1:])
+    if argv and argv[0] == "simulate":
+        from .simulate_cli import main as simulate_main
+
+        return simulate_main(argv[1:])
     args = _parser().parse_args(argv)
     if args.list:
         _print_list()
