@@ -130,7 +130,7 @@ def test_board_entries_carry_the_line_of_their_inline_table(newline: str) -> Non
         (
             37,
             "location 1 ('Beta')",
-            "unknown field 'capital' (expected one of: aliases, attraction, name)",
+            "unknown field 'capital' (expected one of: aliases, attraction, name, pos)",
         ),
         (
             44,
@@ -219,7 +219,11 @@ def test_table_problems_carry_the_line_of_their_key_or_header() -> None:
     problems = problems_of(text)
     assert summary(problems) == {
         (1, "file", "'format' must be 1, not 2"),
-        (5, "[map]", "unknown key 'title' (expected one of: aliases, id, name, players, variants)"),
+        (
+            5,
+            "[map]",
+            "unknown key 'title' (expected one of: aliases, aspect, id, name, players, variants)",
+        ),
         (3, "[map]", "'name' must be a non-empty string, not None"),  # missing: the header
         (
             10,
@@ -373,7 +377,7 @@ def test_strings_comments_and_nesting_do_not_fool_the_line_numbers() -> None:
         (
             47,
             "location 3 ('D')",
-            "unknown field 'big' (expected one of: aliases, attraction, name)",
+            "unknown field 'big' (expected one of: aliases, attraction, name, pos)",
         ),
         (
             50,
@@ -579,13 +583,13 @@ def test_unknown_keys_and_fields_suggest_the_closest() -> None:
     assert (
         36,
         "location 0 ('Alpha')",
-        "unknown field 'atraction' (expected one of: aliases, attraction, name); "
+        "unknown field 'atraction' (expected one of: aliases, attraction, name, pos); "
         "did you mean 'attraction'?",
     ) in found
     assert (
         39,
         "location 3 ('Delta')",
-        "unknown field 'alias' (expected one of: aliases, attraction, name); "
+        "unknown field 'alias' (expected one of: aliases, attraction, name, pos); "
         "did you mean 'aliases'?",
     ) in found
 

@@ -501,3 +501,25 @@ def test_the_demo_saves_and_replays_a_game(
     assert main(["replay", str(saved)]) == 2
     assert "seed: expected a whole number" in capsys.readouterr().err
     assert main(["--games", "2", "--save", str(saved)]) == 2
+
+
+def test_where_a_board_is_drawn_is_not_part_of_its_fingerprint(tmp_path: Any) -> None:
+    """Positions and aspect only draw the board: a save survives their correction,
+    and a map without them saves as the same map."""
+    import re
+
+    from ttr_core.maploader import _builtin_index
+
+    text = _builtin_index()["newyork"].read_text(encoding="utf-8")
+    assert "pos = [" in text and "aspect = " in text
+    bare = re.sub(r",\s*pos = \[[^\]]*\]", "", text)
+    bare = re.sub(r"(?m)^aspect = .*$", "", bare)
+    moved = tmp_path / "moved.toml"
+    moved.write_text(bare, encoding="utf-8")
+    board = ttr_core.load_map(str(moved))
+    assert all(location.pos is None for location in board.locations)
+    assert board.aspect is None
+    builtin = ttr_core.load_map("newyork")
+    assert ttr_core.map_fingerprint(board) == ttr_core.map_fingerprint(builtin)
+    saved = to_json(ttr_core.new_game("newyork", 2, seed=1))
+    assert from_json(saved, GameState, board=str(moved)) == ttr_core.new_game(board, 2, seed=1)

@@ -81,12 +81,16 @@ def name_key(name: str) -> str:
 @attrs.frozen
 class Location:
     """A city or place on the board. ``extra`` holds variant fields;
-    ``aliases`` other names a user may call it by (see :meth:`Board.location`)."""
+    ``aliases`` other names a user may call it by (see :meth:`Board.location`);
+    ``pos`` where it is printed on the board, as ``(x, y)`` fractions of the
+    board's width and height from its top-left corner (``None`` if the map
+    gives no positions; then no location of the map has one)."""
 
     id: int
     name: str
     extra: Mapping[str, Any] = attrs.field(default=_EMPTY, converter=_frozen_mapping, eq=False)
     aliases: tuple[str, ...] = ()
+    pos: tuple[float, float] | None = None
 
 
 @attrs.frozen
@@ -206,6 +210,9 @@ class Board:
     wild_name: str = WILD
     #: Where the facts come from (``[provenance]`` in the map file), if given.
     provenance: Provenance | None = None
+    #: The printed board's width divided by its height (``[map] aspect``), if
+    #: given: the frame of the locations' ``pos``, for drawing the board.
+    aspect: float | None = None
     #: Card names by index: the colours, then ``"wild"``.
     card_names: tuple[str, ...] = attrs.field(init=False)
     _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)

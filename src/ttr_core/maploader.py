@@ -90,6 +90,9 @@ MAX_NAMES = 20
 #: Most fields a map declares for one table, and most provenance entries per list.
 MAX_FIELDS = 50
 MAX_PROVENANCE_ITEMS = 100
+#: The narrowest and the widest board (``[map] aspect``, width ÷ height).
+MIN_ASPECT = 0.1
+MAX_ASPECT = 10.0
 #: Most problems one ``MapError`` lists; one more entry counts the rest.
 MAX_PROBLEMS = 100
 #: Most "did you mean" hints one load computes (each compares with every name).
@@ -102,7 +105,7 @@ _RETURNED = ("bottom", "discard")
 _TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board", "provenance"}
 _PROVENANCE_KEYS = {"summary", "sources", "verified", "unverified"}
 _DECK_TOP_KEYS = {"format", "deck", "board"}
-_MAP_KEYS = {"id", "name", "aliases", "players", "variants"}
+_MAP_KEYS = {"id", "name", "aliases", "players", "variants", "aspect"}
 _CARDS_KEYS = {"colors", "wild", "wild_name"}
 _RULES_KEYS = {
     "cars_per_player",
@@ -125,7 +128,7 @@ _FIELD_KINDS: dict[str, type | str] = {
     ROUTE: ROUTE,
 }
 _CORE_ENTRY_KEYS = {
-    "locations": {"name", "aliases"},
+    "locations": {"name", "aliases", "pos"},
     "routes": {"id", "a", "b", "color", "length", "pair"},
     "tickets": {"id", "a", "b", "points"},
 }
@@ -662,6 +665,7 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
         )
         players = [1, 1]
 
+    aspect = _parse_aspect(check, meta.get("aspect"))
     colors, deck, wild_name = _parse_cards(check, check.table(data, "cards", "[cards]", top))
     rules = _parse_rules(
         check, check.table(data, "rules", "[rules]", top), players, default_variants
@@ -715,6 +719,7 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
         aliases=aliases,
         wild_name=wild_name,
         provenance=provenance,
+        aspect=aspect,
     )
     variant_problems = validate_variant_fields(board)
     if variant_problems:
@@ -805,7 +810,8 @@ def _parse_provenance(check: _Checker, raw: Any) -> Provenance | None:
 
 def _doubts(check: _Checker, board: Board) -> list[str]:
     """What is probably wrong with a map that loads: a location no route
-    reaches, a ticket whose ends no chain of routes can join."""
+    reaches, two locations at the same position, a ticket whose ends no
+    chain of routes can join."""
     doubts: list[str] = []
     reached = {route.a for route in board.routes} | {route.b for route in board.routes}
     for loc in board.locations:
@@ -813,6 +819,16 @@ def _doubts(check: _Checker, board: Board) -> list[str]:
             line = check.line(("board", "locations", loc.id))
             entry = f"location {loc.id} ({loc.name!r})"
             doubts.append(str(MapProblem(board.source, entry, "no route reaches it", line)))
+
+    spot: dict[tuple[float, float], str] = {}
+    for loc in board.locations:
+        if loc.pos is not None:
+            other = spot.setdefault(loc.pos, loc.name)
+            if other != loc.name:
+                line = check.line(("board", "locations", loc.id))
+                entry = f"location {loc.id} ({loc.name!r})"
+                message = f"has the same 'pos' as {other!r}: the two would be drawn on each other"
+                doubts.append(str(MapProblem(board.source, entry, message, line)))
 
     index = board.location_id
     root = connected_pairs(len(board.locations), ((index(r.a), index(r.b)) for r in board.routes))
@@ -1060,6 +1076,7 @@ def _parse_locations(
 ) -> tuple[Location, ...]:
     locations: list[Location] = []
     seen: dict[str, str] = {}
+    placed: list[tuple[int, Where, str, bool]] = []
     for i, (at, item) in enumerate(_entries(check, board_data, "locations")):
         entry = f"location {i}"
         name = check.string(item, "name", entry, at)
@@ -1075,8 +1092,62 @@ def _parse_locations(
                 check.add(entry, "duplicate location name", at)
             seen.setdefault(key, name)
         extra = _check_extra(check, "locations", item, entry, at, fields, places)
-        locations.append(Location(i, name, extra, aliases))
+        pos = _position(check, item.get("pos"), entry, at)
+        locations.append(Location(i, name, extra, aliases, pos))
+        placed.append((i, at, entry, "pos" in item))
+    _check_all_placed(check, placed)
     return tuple(locations)
+
+
+def _is_number(value: object) -> bool:
+    """A TOML integer or float (``true``/``false`` are not numbers)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _position(check: _Checker, value: Any, entry: str, at: Where) -> tuple[float, float] | None:
+    """A location's ``pos``: ``[x, y]``, each a number from 0 to 1 (else reported, and ``None``)."""
+    if value is None:
+        return None
+    expected = "[x, y]: two numbers from 0 to 1 (fractions of the board's width and height)"
+    if not isinstance(value, list) or len(value) != 2 or not all(_is_number(v) for v in value):
+        check.add(entry, f"'pos' must be {expected}, not {_show(value)}", at, "pos")
+        return None
+    for axis, number in zip("xy", value, strict=True):
+        if not 0 <= number <= 1:  # also refuses nan and inf, and compares huge ints exactly
+            message = f"'pos' {axis} must be a number from 0 to 1, not {_show(number)}"
+            check.add(entry, message, at, "pos")
+            return None
+    return float(value[0]), float(value[1])
+
+
+def _check_all_placed(check: _Checker, placed: list[tuple[int, Where, str, bool]]) -> None:
+    """Positions are on every location or on none: a board drawn from some
+    positions and made-up others would put the rest anywhere."""
+    having = sum(1 for *_rest, has in placed if has)
+    if not having or having == len(placed):
+        return
+    for _i, at, entry, has in placed:
+        if not has:
+            message = (
+                f"missing 'pos': {having} of the {len(placed)} locations have one "
+                "(give every location a position, or none)"
+            )
+            check.add(entry, message, at)
+
+
+def _parse_aspect(check: _Checker, value: Any) -> float | None:
+    """``[map] aspect``: the board's width ÷ height, a number from
+    :data:`MIN_ASPECT` to :data:`MAX_ASPECT` (else reported, and ``None``)."""
+    if value is None:
+        return None
+    if not _is_number(value) or not MIN_ASPECT <= value <= MAX_ASPECT:  # nan fails too
+        message = (
+            f"'aspect' must be the board's width ÷ height, a number from {MIN_ASPECT} to "
+            f"{MAX_ASPECT}, not {_show(value)}"
+        )
+        check.add("[map]", message, ("map",), "aspect")
+        return None
+    return float(value)
 
 
 _MAP_COUNTS = {"locations": MAX_LOCATIONS, "routes": MAX_ROUTES, "tickets": MAX_TICKETS}

@@ -112,12 +112,16 @@ class GameRecord:
 def map_fingerprint(board: Board) -> str:
     """A SHA-256 fingerprint of the map's content: everything a game depends on
     (locations, routes, tickets, cards, rules and their variant fields), not
-    where the file lies nor its provenance notes."""
+    where the file lies, its provenance notes nor where the board is drawn
+    (positions and aspect: a save survives a map's drawing being corrected)."""
     cached: str | None = board.derived.get("fingerprint")
     if cached is None:
         content = {
             "id": board.id,
-            "locations": _plain(board.locations),
+            # Positions only draw the board: they are left out, so saves survive them.
+            "locations": [
+                {k: v for k, v in loc.items() if k != "pos"} for loc in _plain(board.locations)
+            ],
             "routes": _plain(board.routes),
             "tickets": _plain(board.tickets),
             "colors": list(board.colors),
