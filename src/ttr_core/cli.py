@@ -21,8 +21,31 @@ from .plugin_manager import available_variants, broken_variants, variant_options
 from .scoring import FinalScores, final_scores
 from .serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
 from .simulate import PlayoutResult, random_playout
-from .state import GameState
+from .state import GameState, PendingKind
 from .ticketgen import generate_tickets, ticket_deck_toml
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, options_listed_by: str) -> None:
+    """The game configuration as every command playing games reads it: ``--map``,
+    ``--players``, ``--variants``, ``--option`` (repeatable) and ``--tickets``."""
+    parser.add_argument(
+        "--map", default="newyork", help="map name or .toml path (default: newyork)"
+    )
+    parser.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    parser.add_argument(
+        "--variants",
+        help="comma-separated variants to switch on (default: the map's own; '' for none)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="VARIANT.NAME=VALUE",
+        help=f"set a variant option (repeatable; {options_listed_by} shows every option)",
+    )
+    parser.add_argument(
+        "--tickets", metavar="FILE", help="play this ticket deck file instead of the map's tickets"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,26 +57,9 @@ def _parser() -> argparse.ArgumentParser:
         "every rules invariant over random games (docs/testing.md); 'ttr simulate --agents "
         "route,random --games 10000' plays bots on every core (docs/bots.md).",
     )
-    parser.add_argument(
-        "--map", default="newyork", help="map name or .toml path (default: newyork)"
-    )
-    parser.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    add_game_arguments(parser, options_listed_by="--list")
     parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
-    parser.add_argument(
-        "--variants",
-        help="comma-separated variants to switch on (default: the map's own; '' for none)",
-    )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="VARIANT.NAME=VALUE",
-        help="set a variant option (repeatable; --list shows every option)",
-    )
-    parser.add_argument(
-        "--tickets", metavar="FILE", help="play this ticket deck file instead of the map's tickets"
-    )
     parser.add_argument(
         "--list",
         action="store_true",
@@ -77,6 +83,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the game's record as JSON (one game; read it back with 'ttr replay FILE')",
     )
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="draw the game's final board as an SVG picture (one game; docs/pictures.md)",
+    )
     return parser
 
 
@@ -89,16 +100,25 @@ def _replay_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--map", help="the map file the game was played on (a map that is not built in)"
     )
+    parser.add_argument(
+        "--svg",
+        metavar="DIR",
+        help="also draw the board after every turn as DIR/turn-000.svg, turn-001.svg, ... "
+        "(turn-000: after the starting tickets; the last: the end of the record)",
+    )
     return parser
 
 
 def _replay(argv: Sequence[str]) -> int:
     args = _replay_parser().parse_args(argv)
+    written = 0
     try:
         with open(args.file, encoding="utf-8") as stream:
             text = stream.read(MAX_TEXT + 1)
         record: GameRecord = from_json(text, GameRecord)
         states = list(replay(record, board=args.map))
+        if args.svg is not None:
+            written = _write_turn_pictures(states, args.svg)
     except (TtrError, OSError) as exc:
         print(f"ttr replay: {exc}", file=sys.stderr)
         return 2
@@ -118,11 +138,32 @@ def _replay(argv: Sequence[str]) -> int:
         for line in other_claims(before, after):
             print(f"{'':>9}   {line}")
     final = states[-1]
+    if args.svg is not None:
+        print(f"{written} pictures written to {args.svg}")
     if not final.is_over:
         print("The record ends before the game does.")
         return 0
     _print_scores(final, final_scores(final))
     return 0
+
+
+def _write_turn_pictures(states: Sequence[GameState], folder: str) -> int:
+    """The board after each turn as ``folder/turn-NNN.svg`` (``turn-000``: once
+    the starting tickets are chosen; the last: the record's last state, with
+    the final scores if the game is over); returns how many were written."""
+    from .render import svg
+
+    pictures: dict[int, GameState] = {}
+    for state in states:
+        starting = state.pending is not None and state.pending.kind == PendingKind.START_TICKETS
+        if not starting:
+            pictures.setdefault(state.turn, state)  # the first state after the turn
+    pictures[states[-1].turn] = states[-1]
+    os.makedirs(folder, exist_ok=True)
+    for turn, state in sorted(pictures.items()):
+        with open(os.path.join(folder, f"turn-{turn:03d}.svg"), "w", encoding="utf-8") as out:
+            out.write(svg(state))
+    return len(pictures)
 
 
 def _verify_parser() -> argparse.ArgumentParser:
@@ -388,6 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.save and args.games != 1:
         print("ttr: --save writes the record of one game: use it with --games 1", file=sys.stderr)
         return 2
+    if args.svg and args.games != 1:
+        print("ttr: --svg draws the board of one game: use it with --games 1", file=sys.stderr)
+        return 2
     variants = None
     if args.variants is not None:
         variants = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -422,6 +466,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.save:
             with open(args.save, "w", encoding="utf-8") as out:
                 out.write(to_json(results[0].record, indent=1))
+        if args.svg:
+            from .render import svg
+
+            with open(args.svg, "w", encoding="utf-8") as out:
+                out.write(svg(results[0].state))
     except (TtrError, OSError) as exc:
         print(f"ttr: {exc}", file=sys.stderr)
         return 2

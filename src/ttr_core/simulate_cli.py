@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from .agents import AGENTS
+from .cli import _parse_options, add_game_arguments
 from .errors import GeneratedTicketsWarning, TtrError
 from .maploader import board_with_tickets, load_map
 from .simulation import GameResult, TableWriter, format_summary, simulate
@@ -33,10 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         "agent with 95% intervals, scores, game length, tickets, how games ended, the routes "
         "claimed most often and the failure states reached (docs/bots.md).",
     )
-    parser.add_argument(
-        "--map", default="newyork", help="map name or .toml path (default: newyork)"
-    )
-    parser.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    add_game_arguments(parser, options_listed_by="ttr --list")
     parser.add_argument(
         "--agents",
         default="random",
@@ -59,20 +57,6 @@ def _parser() -> argparse.ArgumentParser:
         "--scheduler",
         metavar="ADDRESS",
         help="run on the Dask cluster of this scheduler (pip install 'ttr-core[dask]')",
-    )
-    parser.add_argument(
-        "--variants",
-        help="comma-separated variants to switch on (default: the map's own; '' for none)",
-    )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="VARIANT.NAME=VALUE",
-        help="set a variant option (repeatable; ttr --list shows every option)",
-    )
-    parser.add_argument(
-        "--tickets", metavar="FILE", help="play this ticket deck file instead of the map's tickets"
     )
     parser.add_argument(
         "--out",
@@ -111,8 +95,6 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ttr simulate`` with ``argv`` (the arguments after ``simulate``); returns
     the exit status: 0, or 2 for arguments or a configuration that cannot be run."""
-    from .cli import _parse_options
-
     args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     if args.list_agents:
         for name, agent in AGENTS.items():

@@ -1,0 +1,901 @@
+"""Pictures of the board: :func:`svg` draws a game, or what one seat sees of it, as SVG.
+
+The picture shows the locations at their printed positions (``Location.pos``;
+on a circle when the map gives none), every route as a row of car spaces in
+its colour (the two routes of a double pair side by side), claimed routes in
+their owner's colour, the marks of the map's variant fields, and a panel of
+scores under the board. Marks are chosen by the kind of each field, never by
+a variant's name (docs/pictures.md): a true ``bool`` field puts a symbol on
+its location or beside its route, a positive ``int`` field a badge with the
+number.
+
+The output is plain, self-contained SVG text (nothing to fetch: no fonts, no
+images) and the same bytes for the same input. Each route is a group
+``<g id="route-N" class="route ...">``, each location ``<g id="location-N">``,
+so that programs and tests can find them.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import hashlib
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+
+import attrs
+
+from .board import GRAY, Board, Route
+from .errors import ArgumentError, show
+from .hookspecs import MapField, NonSeatOwner
+from .plugin_manager import declared_map_fields
+from .scoring import FinalScores, final_scores
+from .state import GameState, Termination
+from .views import PlayerView, non_seat_owners
+
+__all__ = ["CARD_FILLS", "MAX_WIDTH", "MIN_WIDTH", "OTHER_COLORS", "SEAT_COLORS", "svg"]
+
+#: Seat colours by seat: distinct from each other and readable on the board.
+SEAT_COLORS = (
+    "#1f6fd1",  # blue
+    "#e8730c",  # orange
+    "#1e9e3a",  # green
+    "#c8102e",  # red
+    "#7b3fb5",  # purple
+    "#10a9b8",  # cyan
+    "#e05fb0",  # pink
+    "#c49a00",  # mustard
+)
+#: Colours of route owners that are not seats, in the order the game lists them
+#: (brown first: no card colour of the built-in maps is brown).
+OTHER_COLORS = ("#7a4b27", "#4d4d4d", "#9a8f2e")
+#: Fill of each card colour a map is likely to name. Any other name gets a
+#: colour made from the name (the same every time), never the name itself.
+CARD_FILLS: Mapping[str, str] = {
+    "red": "#d93b3b",
+    "blue": "#3b7fd9",
+    "green": "#3fa34d",
+    "yellow": "#f2cf3a",
+    "black": "#2b2b2b",
+    "white": "#f7f7f7",
+    "orange": "#f08a24",
+    "pink": "#f07ab6",
+    "purple": "#9b59c4",
+    "brown": "#8b5a2b",
+    GRAY: "#a8a8a8",
+    "grey": "#a8a8a8",
+}
+#: The narrowest and widest picture, in pixels.
+MIN_WIDTH = 200
+MAX_WIDTH = 20_000
+
+_FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+_BOARD_FILL = "#f3ecd9"
+_LOCATION_SYMBOLS = ("star", "ring", "triangle", "square")
+_ROUTE_SYMBOLS = ("diamond", "square", "triangle", "ring")
+#: Characters XML 1.0 cannot hold (a board built by hand could carry them).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def svg(
+    game: GameState | PlayerView, *, width: int = 1000, scores: FinalScores | None = None
+) -> str:
+    """The board of ``game`` as an SVG document (a ``str``), ``width`` pixels wide.
+
+    ``game`` is a :class:`GameState`, drawn as every player sees it (the
+    claimed routes, the running scores, the public counts: no hand, no
+    ticket), or a :class:`PlayerView`, drawn as that seat sees it (the same,
+    plus its own hand and tickets). At the end of the game a state's panel
+    shows the final scores (:func:`ttr_core.final_scores`); a view cannot
+    compute them, since the other seats' tickets are hidden, and shows them
+    when they are given as ``scores``.
+
+    The height follows from the board's ``aspect`` (1 when the map gives
+    none) and the panel. Raises :class:`ArgumentError` for an argument of the
+    wrong type, a ``width`` outside 200 to 20000, or ``scores`` of a game
+    with another number of seats.
+    """
+    scene = _scene(game, scores)
+    if isinstance(width, bool) or not isinstance(width, int):
+        raise ArgumentError(f"width must be an int (pixels), not {type(width).__name__}")
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise ArgumentError(f"width must be from {MIN_WIDTH} to {MAX_WIDTH}, not {show(width)}")
+    return _Drawing(scene, width).document()
+
+
+# ---------------------------------------------------------------------------
+# What is drawn, the same from a state or a view
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Seat:
+    seat: int
+    score: int
+    cars: int
+    tickets: int
+    cards: int
+
+
+@attrs.frozen
+class _Scene:
+    """The public facts of a game, and one seat's own hand and tickets for a view.
+
+    Everything drawn comes from here: a view's picture cannot show what the
+    view does not hold.
+    """
+
+    board: Board
+    #: Owner of each route by id: ``("seat", n)``, ``("other", n)`` or ``None``.
+    owners: tuple[tuple[str, int] | None, ...]
+    seats: tuple[_Seat, ...]
+    others: tuple[NonSeatOwner, ...]
+    turn: int
+    current: int | None
+    termination: Termination | None
+    scores: FinalScores | None
+    viewer: int | None = None
+    hand: tuple[tuple[str, int], ...] = ()
+    tickets: tuple[int, ...] = ()
+
+
+def _scores(scores: object, seats: int) -> FinalScores | None:
+    """``scores`` checked: ``None`` or the final scores of a game of ``seats`` seats."""
+    if scores is None:
+        return None
+    if not isinstance(scores, FinalScores):
+        raise ArgumentError(f"scores must be FinalScores or None, not {type(scores).__name__}")
+    if len(scores.sheets) != seats:
+        raise ArgumentError(
+            f"scores must be the final scores of this game's {seats} seats, "
+            f"not of {len(scores.sheets)}"
+        )
+    return scores
+
+
+def _scene(game: object, given: object) -> _Scene:
+    if isinstance(game, GameState):
+        scores = _scores(given, game.num_players)
+        others = non_seat_owners(game)
+        if scores is None and game.is_over:
+            scores = final_scores(game)
+        owned = {r: i for i, p in enumerate(game.players) for r in p.routes}
+        return _Scene(
+            board=game.board,
+            owners=_owners(game.board, owned, others),
+            seats=tuple(
+                _Seat(i, p.score, p.cars, len(p.tickets), p.hand.total)
+                for i, p in enumerate(game.players)
+            ),
+            others=others,
+            turn=game.turn,
+            current=game.current_player,
+            termination=game.termination,
+            scores=scores,
+        )
+    if isinstance(game, PlayerView):
+        scores = _scores(given, len(game.seats))
+        owned = {r: s.seat for s in game.seats for r in s.routes}
+        return _Scene(
+            board=game.board,
+            owners=_owners(game.board, owned, game.others),
+            seats=tuple(
+                _Seat(s.seat, s.score, s.cars, s.tickets_held, s.hand_size) for s in game.seats
+            ),
+            others=game.others,
+            turn=game.turn,
+            current=game.current_player,
+            termination=game.termination,
+            scores=scores,
+            viewer=game.viewer,
+            hand=tuple((name, count) for name, count in game.hand.items() if count),
+            tickets=game.tickets,
+        )
+    raise ArgumentError(f"game must be a GameState or a PlayerView, not {type(game).__name__}")
+
+
+def _owners(
+    board: Board, seats: Mapping[int, int], others: Sequence[NonSeatOwner]
+) -> tuple[tuple[str, int] | None, ...]:
+    owners: list[tuple[str, int] | None] = [None] * len(board.routes)
+    for route, seat in seats.items():
+        owners[route] = ("seat", seat)
+    for index, other in enumerate(others):
+        for route in other.routes:
+            owners[route] = ("other", index)
+    return tuple(owners)
+
+
+# ---------------------------------------------------------------------------
+# Marks, chosen by the kinds of the map's fields
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Mark:
+    """A field drawn as a mark: ``kind`` is ``"symbol"`` (drawn where the field
+    is true) or ``"badge"`` (drawn with the number where it is above 0)."""
+
+    table: str
+    name: str
+    kind: str
+    shape: str
+    doc: str
+
+    def shows(self, value: object) -> bool:
+        """Whether an entry with this ``value`` of the field gets the mark."""
+        if self.kind == "symbol":
+            return value is True
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _marks(board: Board) -> tuple[_Mark, ...]:
+    """The ``bool`` and ``int`` fields of ``board`` that mark at least one entry.
+
+    An installed plugin's field comes with its kind and doc; a field the map
+    declares itself (its ``[fields]`` table) is known by its values alone.
+    """
+    declared = {(f.table, f.name): f for f in declared_map_fields()}
+    marks: list[_Mark] = []
+    for table, entries in (("locations", board.locations), ("routes", board.routes)):
+        symbols = iter(_LOCATION_SYMBOLS if table == "locations" else _ROUTE_SYMBOLS)
+        for name in sorted({key for entry in entries for key in entry.extra}):
+            field = declared.get((table, name))
+            values = [entry.extra.get(name) for entry in entries]
+            kind = _kind(field, values)
+            if not kind:
+                continue
+            shape = next(symbols, "ring") if kind == "symbol" else "badge"
+            mark = _Mark(table, name, kind, shape, field.doc if field is not None else "")
+            if any(mark.shows(v) for v in values):
+                marks.append(mark)
+    return tuple(marks)
+
+
+def _kind(field: MapField | None, values: Sequence[object]) -> str:
+    kind: object = None if field is None else field.type
+    if field is None:  # declared by the map: all its values are of one type
+        given = {type(v) for v in values if v is not None}
+        kind = given.pop() if len(given) == 1 else None
+    return "symbol" if kind is bool else "badge" if kind is int else ""
+
+
+# ---------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------
+
+
+def _esc(text: object) -> str:
+    """``text`` made safe inside an XML element or a double-quoted attribute."""
+    plain = _NOT_XML.sub("\ufffd", str(text))
+    return (
+        plain.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+def _n(value: float) -> str:
+    """A coordinate rounded to 0.1 px, written short (and never ``-0``)."""
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _points(corners: Sequence[Point]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in corners)
+
+
+def _fill(color: str, light: float = 0.0) -> str:
+    """The fill of a card colour, mixed with ``light`` parts of white (0 to 1)."""
+    known = CARD_FILLS.get(color.lower())
+    rgb: Sequence[float]
+    if known is None:
+        hue = int(hashlib.sha256(color.encode("utf-8", "replace")).hexdigest()[:4], 16) / 65536
+        rgb = colorsys.hls_to_rgb(hue, 0.5, 0.55)
+    else:
+        rgb = tuple(int(known[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 * (c + (1 - c) * light)):02x}" for c in rgb)
+
+
+def _ident(name: str) -> str:
+    """``name`` as part of a class name: letters, digits, ``-`` and ``_``."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _circle_layout(count: int) -> list[Point]:
+    """Positions on a circle, the first at the top, for a map that gives none."""
+    return [
+        (
+            0.5 + 0.42 * math.sin(2 * math.pi * i / count),
+            0.5 - 0.42 * math.cos(2 * math.pi * i / count),
+        )
+        for i in range(count)
+    ]
+
+
+def _seg_in_box(p: Point, q: Point, box: Box) -> float:
+    """The length of the segment ``pq`` inside ``box`` (Liang–Barsky clipping)."""
+    (x0, y0), (x1, y1) = p, q
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for step, room in (
+        (-dx, x0 - box[0]),
+        (dx, box[2] - x0),
+        (-dy, y0 - box[1]),
+        (dy, box[3] - y0),
+    ):
+        if step == 0:
+            if room < 0:
+                return 0.0
+            continue
+        t = room / step
+        if step < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return 0.0
+    return (high - low) * math.hypot(dx, dy)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _grow(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _wrap(name: str) -> list[str]:
+    """A long name on two lines, cut at the space nearest its middle."""
+    if len(name) <= 14 or " " not in name:
+        return [name]
+    spaces = [i for i, c in enumerate(name) if c == " "]
+    cut = min(spaces, key=lambda i: abs(len(name) / 2 - i))
+    return [name[:cut], name[cut + 1 :]]
+
+
+def _fit(text: str, room: int) -> list[str]:
+    """``text`` cut at spaces into lines of at most ``room`` characters (a
+    longer word keeps a line of its own); lines after the first are indented."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line.strip() and len(line) + 1 + len(word) > room:
+            lines.append(line)
+            line = "    " + word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# The picture
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Line:
+    """Where a route's cars go: from ``start`` to ``end`` (the pair's own side
+    for a double route); ``normal`` is the unit normal of its pair's middle line."""
+
+    start: Point
+    end: Point
+    normal: Point
+    #: How far the line is from its pair's middle line (0 for a single route).
+    shift: float
+
+    @property
+    def direction(self) -> Point:
+        dx, dy = self.end[0] - self.start[0], self.end[1] - self.start[1]
+        length = math.hypot(dx, dy) or 1.0
+        return dx / length, dy / length
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.end[0] - self.start[0], self.end[1] - self.start[1])
+
+
+@attrs.frozen
+class _Placed:
+    """A mark placed on the picture: its centre, its size (half its width) and
+    the value it shows."""
+
+    mark: _Mark
+    x: float
+    y: float
+    size: float
+    value: object
+
+
+class _Drawing:
+    """One picture: sizes from the width and the board, then every part placed
+    (routes, their marks, then the names where they cover least) and written."""
+
+    def __init__(self, scene: _Scene, width: int) -> None:
+        self.scene = scene
+        board = scene.board
+        self.width = width
+        self.margin = round(width * 0.03)
+        self.board_w = width - 2 * self.margin
+        self.board_h = self.board_w / (board.aspect or 1.0)
+        self.scale = min(self.board_w, self.board_h) / 700
+        given = [loc.pos for loc in board.locations]
+        frame: list[Point] = [p for p in given if p is not None]
+        if len(frame) != len(given):
+            frame = _circle_layout(len(given))
+        self.at = [
+            (self.margin + x * self.board_w, self.margin + y * self.board_h) for x, y in frame
+        ]
+        self.dot = max(7.5 * self.scale, 4.0)
+        self.font = max(12.5 * self.scale, 9.0)  # never too small to read
+        self.dots = [_grow((x, y, x, y), self.dot) for x, y in self.at]
+        self.car_w = self._car_width()
+        self.lines = [self._line(route) for route in board.routes]
+        self.marks = _marks(board)
+        self.mark_boxes: list[Box] = []
+        self.route_marks = self._place_route_marks()
+        self.labels = self._place_labels()
+
+    # -- geometry ----------------------------------------------------------------
+
+    def _car_width(self) -> float:
+        """Cars about a third as thick as a typical space is long (within bounds)."""
+        board = self.scene.board
+        spaces = sorted(
+            max(math.dist(*self._ends(r)) - 2 * self.dot, 1.0) / r.length for r in board.routes
+        )
+        typical = spaces[len(spaces) // 2] if spaces else 30.0
+        return min(max(0.36 * typical, 5 * self.scale), 12 * self.scale)
+
+    def _ends(self, route: Route) -> tuple[Point, Point]:
+        """The dots a route joins, the one with the lower location id first
+        (so that both routes of a pair are measured the same way)."""
+        board = self.scene.board
+        ia, ib = board.location_id(route.a), board.location_id(route.b)
+        return self.at[min(ia, ib)], self.at[max(ia, ib)]
+
+    def _line(self, route: Route) -> _Line:
+        """The route's line, stopping short of the dots; the two routes of a
+        pair move half a car and a gap to either side, so they never overlap."""
+        p, q = self._ends(route)
+        length = math.dist(p, q) or 1.0
+        d = ((q[0] - p[0]) / length, (q[1] - p[1]) / length)
+        normal = (-d[1], d[0])
+        shift = 0.0
+        if route.partner is not None:
+            side = -1 if route.id < route.partner else 1
+            shift = side * (self.car_w / 2 + 1.2 * self.scale)
+        trim = min(self.dot + 2 * self.scale, length * 0.35)  # two dots may nearly touch
+        nx, ny = normal[0] * shift, normal[1] * shift
+        start = (p[0] + d[0] * trim + nx, p[1] + d[1] * trim + ny)
+        end = (q[0] - d[0] * trim + nx, q[1] - d[1] * trim + ny)
+        return _Line(start, end, normal, shift)
+
+    def _crossing(self, box: Box, skip: Sequence[int] = ()) -> float:
+        """How much route line runs through ``box`` (routes in ``skip`` not counted)."""
+        grown = _grow(box, self.car_w / 2)
+        return sum(
+            _seg_in_box(line.start, line.end, grown)
+            for i, line in enumerate(self.lines)
+            if i not in skip
+        )
+
+    # -- placing marks and names -------------------------------------------------------
+
+    def _place_route_marks(self) -> dict[int, list[_Placed]]:
+        """The marks of each route, beside it where they cover least.
+
+        When both routes of a pair carry the same value, one mark stands for
+        the pair (drawn with the route of the lower id).
+        """
+        board = self.scene.board
+        placed: dict[int, list[_Placed]] = {}
+        size = max(self.car_w * 0.85, 6.5 * self.scale)
+        for route in board.routes:
+            partner = None if route.partner is None else board.routes[route.partner]
+            shown = []
+            for mark in self.marks:
+                value = route.extra.get(mark.name)
+                if mark.table != "routes" or not mark.shows(value):
+                    continue
+                shared = partner is not None and partner.extra.get(mark.name) == value
+                if shared and partner is not None and partner.id < route.id:
+                    continue  # drawn with the partner
+                shown.append((mark, value, shared))
+            if shown:
+                placed[route.id] = self._place_beside(route, shown, size)
+        return placed
+
+    def _place_beside(
+        self, route: Route, shown: Sequence[tuple[_Mark, object, bool]], size: float
+    ) -> list[_Placed]:
+        line = self.lines[route.id]
+        d = line.direction
+        skip = (route.id,) if route.partner is None else (route.id, route.partner)
+        sides: tuple[int, ...] = (1, -1)
+        if line.shift and not all(shared for _mark, _value, shared in shown):
+            sides = (1 if line.shift > 0 else -1,)  # its own side, clear of its partner
+        reach = abs(line.shift) + self.car_w / 2 + size + 1.5 * self.scale
+        best: tuple[float, list[_Placed]] | None = None
+        spots = [(side, at) for at in (0.5, 0.35, 0.65) for side in sides]
+        for order, (side, at) in enumerate(spots):
+            marks = []
+            cost = order * 2.0
+            across = side * reach - line.shift  # from the route's own line
+            for i, (mark, value, _shared) in enumerate(shown):
+                along = line.length * at + (i - (len(shown) - 1) / 2) * 2.3 * size
+                x = line.start[0] + d[0] * along + line.normal[0] * across
+                y = line.start[1] + d[1] * along + line.normal[1] * across
+                box = _grow((x, y, x, y), size)
+                cost += self._crossing(box, skip) * self.car_w
+                cost += sum(4 * _overlap(box, other) for other in (*self.dots, *self.mark_boxes))
+                marks.append(_Placed(mark, x, y, size, value))
+            if best is None or cost < best[0]:
+                best = (cost, marks)
+        assert best is not None
+        self.mark_boxes.extend(_grow((m.x, m.y, m.x, m.y), m.size) for m in best[1])
+        return best[1]
+
+    def _place_labels(self) -> list[tuple[Box, list[str]]]:
+        """Where each name goes: of eight places around its dot, the one that
+        covers least of the names placed before it, the dots, the marks and
+        the routes (greedily, in location order)."""
+        char_w = self.font * 0.62
+        line_h = self.font * 1.15
+        placed: list[Box] = []
+        result: list[tuple[Box, list[str]]] = []
+        limit = (0.0, 0.0, float(self.width), self.margin * 2 + self.board_h)
+        for loc, (cx, cy) in zip(self.scene.board.locations, self.at, strict=True):
+            lines = _wrap(loc.name)
+            w = max(len(line) for line in lines) * char_w + 2 * self.scale
+            h = len(lines) * line_h
+            r = self.dot + 2.5 * self.scale
+            diag = r * 0.75
+            corners = [
+                (cx - w / 2, cy + r),  # below
+                (cx - w / 2, cy - r - h),  # above
+                (cx + r + 1, cy - h / 2),  # right
+                (cx - r - 1 - w, cy - h / 2),  # left
+                (cx + diag, cy + diag),  # below right
+                (cx + diag, cy - diag - h),  # above right
+                (cx - diag - w, cy + diag),  # below left
+                (cx - diag - w, cy - diag - h),  # above left
+            ]
+            best: tuple[float, Box] | None = None
+            for order, (left, top) in enumerate(corners):
+                box = (left, top, left + w, top + h)
+                cost = order * 0.5 + 1.5 * self.car_w * self._crossing(box)
+                others = (*placed, *self.mark_boxes, *self.dots[: loc.id], *self.dots[loc.id + 1 :])
+                cost += sum(6 * _overlap(box, other) for other in others)
+                cost += 20 * (w * h - _overlap(box, limit))  # off the picture
+                if best is None or cost < best[0]:
+                    best = (cost, box)
+            assert best is not None
+            placed.append(best[1])
+            result.append((best[1], lines))
+        return result
+
+    # -- the document --------------------------------------------------------------
+
+    def document(self) -> str:
+        scene = self.scene
+        panel = self._panel()
+        board_bottom = self.margin * 2 + self.board_h
+        height = math.ceil(board_bottom + panel.height)
+        inset = _n(2 * self.scale)
+        frame_w, frame_h = _n(self.width - 4 * self.scale), _n(board_bottom - 4 * self.scale)
+        parts = [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{height}" '
+            f'viewBox="0 0 {self.width} {height}" font-family="{_FONT}" '
+            f'data-map="{_esc(scene.board.id)}">',
+            f"<title>{_esc(scene.board.name)}: {_esc(self._status())}</title>",
+            f'<rect width="{self.width}" height="{height}" fill="#ffffff"/>',
+            f'<rect class="board" x="{inset}" y="{inset}" width="{frame_w}" height="{frame_h}" '
+            f'rx="{_n(8 * self.scale)}" fill="{_BOARD_FILL}" stroke="#b9ab86"/>',
+            '<g class="routes">',
+            *self._routes(),
+            "</g>",
+            '<g class="locations">',
+            *self._locations(),
+            "</g>",
+            *panel.render(board_bottom),
+            "</svg>",
+            "",
+        ]
+        return "\n".join(parts)
+
+    def _status(self) -> str:
+        scene = self.scene
+        if scene.termination is not None:
+            return f"game over after {_plural(scene.turn, 'turn')} ({scene.termination})"
+        who = "" if scene.current is None else f", seat {scene.current} to play"
+        return f"turn {scene.turn + 1}{who}"
+
+    # -- routes ------------------------------------------------------------------
+
+    def _routes(self) -> Iterator[str]:
+        scene = self.scene
+        for route, line in zip(scene.board.routes, self.lines, strict=True):
+            owner = scene.owners[route.id]
+            classes = ["route", "double" if route.partner is not None else "single"]
+            if owner is None:
+                classes.append("unclaimed")
+                owned_by = "unclaimed"
+            else:
+                classes += ["claimed", f"{owner[0]}-{owner[1]}"]
+                owned_by = f"claimed by {self._owner_name(owner)}"
+            tip = f"{route.a} – {route.b}: {route.color}, {route.length} spaces, {owned_by}"
+            yield (
+                f'<g id="route-{route.id}" class="{" ".join(classes)}" '
+                f'data-color="{_esc(route.color)}" data-length="{route.length}">'
+            )
+            yield f"<title>{_esc(tip)}</title>"
+            yield from self._cars(route, line, owner)
+            for placed in self.route_marks.get(route.id, ()):
+                yield from self._mark(placed)
+            yield "</g>"
+
+    def _owner_color(self, owner: tuple[str, int]) -> str:
+        kind, index = owner
+        palette = SEAT_COLORS if kind == "seat" else OTHER_COLORS
+        return palette[index % len(palette)]
+
+    def _owner_name(self, owner: tuple[str, int]) -> str:
+        kind, index = owner
+        return f"seat {index}" if kind == "seat" else self.scene.others[index].name
+
+    def _cars(self, route: Route, line: _Line, owner: tuple[str, int] | None) -> Iterator[str]:
+        """The route's spaces: empty ones light, in the route's colour; claimed
+        ones solid, in the owner's colour, each with a white peg (a train)."""
+        if owner is None:
+            paint = f'fill="{_fill(route.color, 0.3)}" stroke="#3a3a3a"'
+            stroke_w = 0.8 * self.scale
+        else:
+            paint = f'fill="{self._owner_color(owner)}" stroke="#111111"'
+            stroke_w = 1.6 * self.scale
+        d = line.direction
+        nx, ny = line.normal[0] * self.car_w / 2, line.normal[1] * self.car_w / 2
+        gap = min(2.5 * self.scale, line.length / (4 * route.length))
+        car = (line.length - gap * (route.length - 1)) / route.length
+        for i in range(route.length):
+            t = i * (car + gap)
+            a = (line.start[0] + d[0] * t, line.start[1] + d[1] * t)
+            b = (a[0] + d[0] * car, a[1] + d[1] * car)
+            corners = (
+                (a[0] + nx, a[1] + ny),
+                (b[0] + nx, b[1] + ny),
+                (b[0] - nx, b[1] - ny),
+                (a[0] - nx, a[1] - ny),
+            )
+            yield (
+                f'<polygon class="car" points="{_points(corners)}" {paint} '
+                f'stroke-width="{_n(stroke_w)}" stroke-linejoin="round"/>'
+            )
+            if owner is not None:
+                cx, cy = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+                yield (
+                    f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(self.car_w * 0.19)}" '
+                    'fill="#ffffff" fill-opacity="0.85"/>'
+                )
+
+    # -- marks ---------------------------------------------------------------------
+
+    def _mark(self, placed: _Placed) -> Iterator[str]:
+        mark, x, y, size, value = placed.mark, placed.x, placed.y, placed.size, placed.value
+        label = f"{mark.name}: {value}" if mark.kind == "badge" else mark.name
+        yield (
+            f'<g class="mark field-{_ident(mark.name)}" data-field="{_esc(mark.name)}" '
+            f'data-value="{_esc(value)}"><title>{_esc(label)}</title>'
+        )
+        if mark.kind == "badge":
+            yield (
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size)}" fill="#fff8d6" '
+                f'stroke="#6b5a1e" stroke-width="{_n(1.2 * self.scale)}"/>'
+            )
+            yield (
+                f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size * 1.25)}" '
+                'font-weight="bold" text-anchor="middle" dominant-baseline="central" '
+                f'fill="#3d3000">{_esc(value)}</text>'
+            )
+        else:
+            yield self._symbol(mark.shape, x, y, size)
+        yield "</g>"
+
+    def _symbol(self, shape: str, x: float, y: float, size: float) -> str:
+        paint = f'fill="#ffd23f" stroke="#3d3000" stroke-width="{_n(1.1 * self.scale)}"'
+        if shape == "ring":
+            return f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.8)}" {paint}/>'
+        corners: list[Point]
+        if shape == "star":
+            corners = [
+                (
+                    x
+                    + (size if i % 2 == 0 else size * 0.45)
+                    * math.cos(-math.pi / 2 + i * math.pi / 5),
+                    y
+                    + (size if i % 2 == 0 else size * 0.45)
+                    * math.sin(-math.pi / 2 + i * math.pi / 5),
+                )
+                for i in range(10)
+            ]
+        elif shape == "diamond":
+            corners = [(x, y - size), (x + size, y), (x, y + size), (x - size, y)]
+        elif shape == "triangle":
+            corners = [
+                (x, y - size),
+                (x + size * 0.9, y + size * 0.7),
+                (x - size * 0.9, y + size * 0.7),
+            ]
+        else:  # square
+            s = size * 0.75
+            corners = [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
+        return f'<polygon points="{_points(corners)}" {paint} stroke-linejoin="round"/>'
+
+    # -- locations -----------------------------------------------------------------
+
+    def _locations(self) -> Iterator[str]:
+        board = self.scene.board
+        marks = [m for m in self.marks if m.table == "locations"]
+        for loc, (x, y), (box, lines) in zip(board.locations, self.at, self.labels, strict=True):
+            yield f'<g id="location-{loc.id}" class="location">'
+            yield f"<title>{_esc(loc.name)}</title>"
+            yield (
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(self.dot)}" fill="#c0392b" '
+                f'stroke="#3a1a10" stroke-width="{_n(1.5 * self.scale)}"/>'
+            )
+            shown = [m for m in marks if m.shows(loc.extra.get(m.name))]
+            for i, mark in enumerate(shown):  # around the dot, from its top right
+                angle = -math.pi / 4 + i * math.pi / 2
+                mx = x + math.cos(angle) * self.dot * 1.25
+                my = y + math.sin(angle) * self.dot * 1.25
+                size = max(self.dot, self.font * 0.7)
+                yield from self._mark(_Placed(mark, mx, my, size, loc.extra.get(mark.name)))
+            yield from self._label(box, lines)
+            yield "</g>"
+
+    def _label(self, box: Box, lines: Sequence[str]) -> Iterator[str]:
+        x = (box[0] + box[2]) / 2
+        yield (
+            f'<text class="label" x="{_n(x)}" y="{_n(box[1] + self.font * 0.95)}" '
+            f'font-size="{_n(self.font)}" font-weight="bold" text-anchor="middle" '
+            f'fill="#1d1d1d" stroke="#ffffff" stroke-width="{_n(3 * self.scale)}" '
+            'stroke-linejoin="round" paint-order="stroke">'
+        )
+        for i, line in enumerate(lines):
+            dy = "0" if i == 0 else _n(self.font * 1.15)
+            yield f'<tspan x="{_n(x)}" dy="{dy}">{_esc(line)}</tspan>'
+        yield "</text>"
+
+    # -- the panel -------------------------------------------------------------------
+
+    def _panel(self) -> _Panel:
+        scene = self.scene
+        panel = _Panel(self)
+        panel.heading(f"{scene.board.name} · {self._status()}")
+        final = scene.scores
+        for seat in scene.seats:
+            name = f"Seat {seat.seat}" + (" (you)" if seat.seat == scene.viewer else "")
+            if final is not None:
+                sheet = final.sheets[seat.seat]
+                won = " · winner" if seat.seat in final.winners else ""
+                facts = (
+                    f"final score {sheet.total}{won} · tickets: {sheet.tickets_completed} "
+                    f"completed, {sheet.tickets_failed} failed · {_plural(seat.cars, 'car')} left"
+                )
+            else:
+                facts = (
+                    f"score {seat.score} · {_plural(seat.cars, 'car')} · "
+                    f"{_plural(seat.tickets, 'ticket')} · {_plural(seat.cards, 'card')}"
+                )
+            panel.row(SEAT_COLORS[seat.seat % len(SEAT_COLORS)], name, facts, f"seat-{seat.seat}")
+        for index, other in enumerate(scene.others):
+            cars = "" if other.cars is None else f" · {_plural(other.cars, 'car')} left"
+            facts = f"{_plural(len(other.routes), 'route')}{cars} (not a seat: scores nothing)"
+            color = OTHER_COLORS[index % len(OTHER_COLORS)]
+            panel.row(color, other.name.capitalize(), facts, f"other-{index}")
+        if scene.viewer is not None:
+            hand = ", ".join(f"{name} {count}" for name, count in scene.hand) or "no cards"
+            panel.text(f"Your hand: {hand}", "hand")
+            held = [scene.board.tickets[t] for t in scene.tickets]
+            tickets = "; ".join(f"{t.a} – {t.b} ({t.points})" for t in held) or "none"
+            panel.text(f"Your tickets: {tickets}", "tickets")
+        for mark in self.marks:
+            panel.legend(mark)
+        return panel
+
+
+class _Panel:
+    """The panel under the board: lines of text, laid out top to bottom."""
+
+    def __init__(self, drawing: _Drawing) -> None:
+        self.drawing = drawing
+        self.font = max(14 * drawing.width / 1000, 9.0)
+        self.line_h = self.font * 1.6
+        self.room = max(int((drawing.width - 2 * drawing.margin) / (self.font * 0.6)), 20)
+        self.items: list[tuple[str, tuple[str, ...]]] = []
+        self.legends: list[_Mark] = []
+
+    @property
+    def height(self) -> float:
+        return self.line_h * (len(self.items) + 0.6)
+
+    def heading(self, text: str) -> None:
+        for line in _fit(text, self.room):
+            self.items.append(("heading", (line,)))
+
+    def row(self, color: str, name: str, facts: str, ident: str) -> None:
+        self.items.append(("row", (color, name, facts, ident)))
+
+    def text(self, text: str, ident: str) -> None:
+        """``text`` on as many lines as it needs to fit the picture's width."""
+        for line in _fit(text, self.room):
+            self.items.append(("text", (line, ident)))
+
+    def legend(self, mark: _Mark) -> None:
+        self.legends.append(mark)
+        self.items.append(("legend", (str(len(self.legends) - 1),)))
+
+    def render(self, top: float) -> Iterator[str]:
+        x = self.drawing.margin
+        yield f'<g class="panel" font-size="{_n(self.font)}" fill="#1d1d1d">'
+        for i, (kind, data) in enumerate(self.items):
+            base = top + i * self.line_h + self.font
+            if kind == "heading":
+                yield f'<text x="{x}" y="{_n(base)}" font-weight="bold">{_esc(data[0])}</text>'
+            elif kind == "row":
+                yield from self._row(x, base, *data)
+            elif kind == "text":
+                text, ident = data
+                yield f'<text class="{ident}" x="{x}" y="{_n(base)}">{_esc(text)}</text>'
+            else:
+                yield from self._legend(x, base, self.legends[int(data[0])])
+        yield "</g>"
+
+    def _row(
+        self, x: float, base: float, color: str, name: str, facts: str, ident: str
+    ) -> Iterator[str]:
+        side = self.font * 1.1
+        yield f'<g class="score {ident}">'
+        yield (
+            f'<rect x="{_n(x)}" y="{_n(base - side * 0.85)}" width="{_n(side * 1.6)}" '
+            f'height="{_n(side)}" rx="{_n(side * 0.2)}" fill="{color}" stroke="#111111"/>'
+        )
+        yield (
+            f'<text x="{_n(x + side * 2.1)}" y="{_n(base)}"><tspan font-weight="bold">'
+            f"{_esc(name)}</tspan>: {_esc(facts)}</text>"
+        )
+        yield "</g>"
+
+    def _legend(self, x: float, base: float, mark: _Mark) -> Iterator[str]:
+        size = self.font * 0.55
+        sample = _Placed(
+            mark,
+            x + size * 1.4,
+            base - self.font * 0.35,
+            size,
+            "n" if mark.kind == "badge" else True,
+        )
+        where = "location" if mark.table == "locations" else "route"
+        what = (
+            f"a {where} field, its value"
+            if mark.kind == "badge"
+            else f"a {where} field, where true"
+        )
+        doc = f": {mark.doc}" if mark.doc else ""
+        yield '<g class="legend">'
+        yield from self.drawing._mark(sample)
+        yield (
+            f'<text x="{_n(x + size * 3.2)}" y="{_n(base)}"><tspan font-weight="bold">'
+            f"{_esc(mark.name)}</tspan> ({what}){_esc(doc)}</text>"
+        )
+        yield "</g>"
