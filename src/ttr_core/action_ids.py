@@ -48,9 +48,11 @@ from .errors import (
     PlayerCountError,
     PluginError,
     Reason,
+    UnsupportedVariantError,
     printable,
     show,
 )
+from .plugin_manager import GameRules
 from .state import GameState, PendingKind
 
 _KEEP_KINDS = (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS)
@@ -279,3 +281,23 @@ def legal_action_mask(state: GameState) -> Sequence[bool]:
     for aid in legal_action_ids(state):
         mask[aid] = True
     return mask
+
+
+def check_all_numbered(rules: GameRules, user: str) -> None:
+    """Refuse a game some of whose actions would have no id: one whose variants
+    list or apply actions of their own (hooks ``ttr_extra_actions`` and
+    ``ttr_apply_action``). ``user`` names who needs the ids, for the message.
+
+    Raises :class:`~ttr_core.errors.UnsupportedVariantError` naming the first
+    such variant and the game's other variants, to play without it.
+    """
+    own = (*rules.extra_actions, *rules.apply_action)
+    refused = list(dict.fromkeys(impl.variant for impl in own))
+    if refused:
+        rest = ",".join(v for v in rules.variants if v not in refused) or "none"
+        raise UnsupportedVariantError(
+            f"variant {refused[0]!r} adds actions of its own, which have no action id: "
+            f"{user} plays only games whose actions all have ids (without "
+            f"{', '.join(repr(name) for name in refused)}: variants={rest})",
+            variant=refused[0],
+        )

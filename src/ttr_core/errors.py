@@ -132,6 +132,11 @@ class GameConfigError(TtrError, ValueError):
         self.variant = variant
 
 
+class UnsupportedVariantError(GameConfigError):
+    """A variant an adapter cannot play: it adds actions of its own, which have no
+    action id (:mod:`ttr_core.action_ids`); ``variant`` names it."""
+
+
 class ArgumentError(TtrError, TypeError):
     """A public function called with an argument of the wrong type or out of
     range (``player_view(state, 5)``, ``new_game(..., seed="x")``); the
