@@ -1,0 +1,406 @@
+"""A PettingZoo AEC environment for ttr-core games.
+
+::
+
+    from ttr_core.pettingzoo import env
+
+    game = env(map="newyork", players=2)
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]
+            action = game.action_space(agent).sample(mask)
+        game.step(action)
+
+Agents are ``"player_0"`` to ``"player_{n-1}"`` (seat ``i`` is ``player_i``)
+and take turns as the game's pending decision says: the AEC order is the
+game's own, not a fixed cycle (a seat drawing a second card, or choosing its
+tickets, acts again). Each observation is a dict: ``"observation"``, the
+:mod:`ttr_core.observation` vector of what that seat sees (``float32``), and
+``"action_mask"``, 1 at every legal action id (``int8``; all 0 for a seat not
+to decide). Actions are the :mod:`ttr_core.action_ids` ids of the map
+(``Discrete(action_space(board, players).size)``).
+
+Rewards come only at the end: +1 to the sole winner and -1 to every other
+seat; when several seats share the win (the tie-break left them tied), 0 to
+each of them and -1 to the others. ``info`` then holds each seat's final
+``score``, the ``winners`` (agent names) and how the game ended
+(``termination``). The documentation is ``docs/pettingzoo.md``.
+
+PettingZoo, Gymnasium and NumPy are an optional extra: importing ``ttr_core``
+never imports this module.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+
+    # PettingZoo ships no type information.
+    from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "ttr_core.pettingzoo needs PettingZoo, Gymnasium and NumPy: "
+        "pip install 'ttr-core[pettingzoo]'"
+    ) from exc
+
+from .action_ids import action_from_id, action_space, check_all_numbered, legal_action_mask
+from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .board import Board
+from .engine import apply, new_game, what
+from .errors import ArgumentError, IllegalAction, Reason, show
+from .narrate import describe, other_claims
+from .observation import observation_encoder
+from .scoring import FinalScores, final_scores
+from .state import GameState
+from .views import player_view
+
+__all__ = ["LOSS", "TIE", "WIN", "env", "raw_env"]
+
+#: The reward of the sole winner, of each seat sharing the win, and of every other seat.
+WIN, TIE, LOSS = 1.0, 0.0, -1.0
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def env(
+    map: str | os.PathLike[str] | Board = "newyork",
+    players: int = 2,
+    variants: Iterable[str] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    render_mode: str | None = None,
+    tickets: str | os.PathLike[str] | None = None,
+) -> AECEnv:
+    """A ttr-core game as a PettingZoo AEC environment, checked for call order.
+
+    The arguments are those of :class:`raw_env`; the environment is wrapped in
+    PettingZoo's ``OrderEnforcingWrapper`` (an error for ``step`` or
+    ``observe`` before ``reset``). ``env(...).unwrapped`` is the
+    :class:`raw_env`.
+    """
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(map, players, variants, options, render_mode=render_mode, tickets=tickets)
+    )
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is untyped
+    """A ttr-core game as a PettingZoo AEC environment (see :mod:`ttr_core.pettingzoo`).
+
+    ``map``, ``players``, ``variants``, ``options`` and ``tickets`` are those
+    of :func:`ttr_core.new_game` (``variants=None``: the map's defaults) and
+    raise what it raises for a configuration that cannot be played.
+    ``render_mode`` is ``None`` or ``"ansi"`` (:meth:`render` returns the
+    public table as text), else :class:`ArgumentError`. A game whose variants
+    add actions of their own (which have no action id) is refused with
+    :class:`~ttr_core.errors.UnsupportedVariantError` (a
+    :class:`GameConfigError`) naming the variant.
+
+    ``game`` is the current :class:`~ttr_core.GameState` (``None`` before the
+    first :meth:`reset`).
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
+        "name": "ttr_core_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        map: str | os.PathLike[str] | Board = "newyork",
+        players: int = 2,
+        variants: Iterable[str] | None = None,
+        options: Mapping[str, Mapping[str, Any]] | None = None,
+        render_mode: str | None = None,
+        tickets: str | os.PathLike[str] | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ArgumentError(
+                f"render_mode must be None or 'ansi', not {what(render_mode)} "
+                "(pictures of the board come from ttr_core.render)"
+            )
+        self.render_mode = render_mode
+        # A trial game checks the whole configuration, as new_game does, once.
+        trial = new_game(map, players, seed=0, variants=variants, options=options, tickets=tickets)
+        rules = trial.rules
+        # A variant that lists or applies actions of its own: those have no id.
+        check_all_numbered(rules, "the PettingZoo environment")
+        # The trial's board: a ticket deck given by path makes a board of its own.
+        self.board: Board = trial.board
+        self.num_players: int = players
+        self.variants: tuple[str, ...] = rules.variants
+        self._options = {variant: dict(values) for variant, values in rules.options}
+        self._option_values = rules.options
+        self.encoder = observation_encoder(self.board, players, rules.variants, self._options)
+        self.space = action_space(self.board, players)
+
+        self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # Unbounded: the encoder scales to about [0, 1], but scores may be
+        # negative and the turn count and variant values may pass 1.
+        observation = gymnasium.spaces.Box(
+            low=-np.inf, high=np.inf, shape=(self.encoder.size,), dtype=np.float32
+        )
+        mask = gymnasium.spaces.Box(low=0, high=1, shape=(self.space.size,), dtype=np.int8)
+        # One object per agent, kept: PettingZoo seeds and compares spaces by identity.
+        self.observation_spaces = {
+            agent: gymnasium.spaces.Dict({"observation": observation, "action_mask": mask})
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: gymnasium.spaces.Discrete(self.space.size) for agent in self.possible_agents
+        }
+        self.game: GameState | None = None
+        self._seeder: random.Random | None = None
+        self._last_line: str | None = None
+        self._cache: dict[str, Observation] = {}
+
+    # -- spaces ---------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object at every call)."""
+        return self.observation_spaces[self._agent(agent)]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The action space of ``agent``: ``Discrete`` over the map's action ids."""
+        return self.action_spaces[self._agent(agent)]
+
+    # -- the AEC protocol -----------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game.
+
+        With a ``seed`` (an int from 0 to ``2**256 - 1``), the game is
+        ``new_game(map, players, seed=seed, ...)``, so the same seed gives the
+        same game; later resets without a seed continue a sequence of seeds
+        drawn from it. Without a seed ever given, each game has a fresh seed
+        from the operating system. ``options`` is accepted for the PettingZoo
+        API and not used.
+        """
+        del options  # the configuration is fixed at construction
+        if seed is not None:
+            # NumPy integers too, as seeds often come from NumPy code.
+            if isinstance(seed, bool | np.bool_) or not isinstance(seed, numbers.Integral):
+                raise ArgumentError(f"seed must be an int or None, not {what(seed)}")
+            game_seed: int | None = int(seed)
+        elif self._seeder is not None:
+            game_seed = self._seeder.getrandbits(128)
+        else:
+            game_seed = None
+        # new_game checks the seed's range (ArgumentError) before anything changes here.
+        state = new_game(
+            self.board, self.num_players, game_seed, self.variants, options=self._options
+        )
+        if seed is not None:
+            self._seeder = random.Random(game_seed)
+        self._start(state)
+
+    def reset_to(self, state: GameState) -> None:
+        """Go on from ``state`` (a loaded save, a determinized state) as if after a reset.
+
+        ``state`` must be a game of this environment's configuration (map,
+        players, variants and options), else :class:`ArgumentError`.
+        """
+        if not isinstance(state, GameState):
+            raise ArgumentError(f"state must be a ttr_core.GameState, not {what(state)}")
+        rules = state.rules
+        given = (state.board.id, state.num_players, rules.variants, rules.options)
+        wanted = (self.board.id, self.num_players, self.variants, self._option_values)
+        if given != wanted:
+            raise ArgumentError(
+                f"state is a game of {given[0]!r} with {given[1]} players and variants "
+                f"{list(given[2])}; this environment plays {wanted[0]!r} with {wanted[1]} "
+                f"players and variants {list(wanted[2])} (options must match too)"
+            )
+        self._start(state)
+
+    def step(self, action: int | None) -> None:
+        """Take action id ``action`` for the agent selected (``None`` for one that is done).
+
+        An id that is not legal now (its ``action_mask`` entry is 0), or a
+        value that is not an action id, raises :class:`IllegalAction` and
+        changes nothing.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalAction(
+                    Reason.GAME_OVER,
+                    f"the game is over: {agent} is done and must be stepped with None, "
+                    f"not {show(action)}",
+                )
+            self._was_dead_step(action)
+            return
+        state = self._state()
+        aid = _action_id(action, agent)
+        try:
+            chosen = action_from_id(state, aid)
+            after = apply(state, chosen)
+        except IllegalAction as exc:
+            raise IllegalAction(
+                exc.reason, f"{agent} cannot take action id {aid}: {exc.message}"
+            ) from exc
+        self._last_line = _public_line(state, chosen, after)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._set(after)
+        if after.is_over:
+            self._finish(final_scores(after))
+        self._accumulate_rewards()
+
+    def observe(self, agent: str) -> Observation:
+        """What ``agent`` sees now: its observation vector and its action mask."""
+        agent = self._agent(agent)
+        cached = self._cache.get(agent)
+        if cached is None:
+            cached = self._cache[agent] = self._encode(agent)
+        # Copies: a caller may change its arrays in place without touching the cache.
+        return {key: array.copy() for key, array in cached.items()}
+
+    def _encode(self, agent: str) -> Observation:
+        state = self._state()
+        seat = self._seats[agent]
+        vector = np.asarray(self.encoder.encode(player_view(state, seat)), dtype=np.float32)
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        if state.current_player == seat:
+            mask[np.flatnonzero(legal_action_mask(state))] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The game as text for ``render_mode="ansi"``: what every player may see.
+
+        The table shows only public facts (no hand, ticket or deck), and the
+        last action as the other players saw it. ``None`` (with a warning)
+        without a render mode.
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() was called without a render mode: give render_mode='ansi'"
+            )
+            return None
+        return _table(self._state(), self._last_line)
+
+    def close(self) -> None:
+        """Nothing to release (no window, no process)."""
+
+    # -- helpers --------------------------------------------------------------
+
+    def _agent(self, agent: object) -> str:
+        if not isinstance(agent, str) or agent not in self._seats:
+            raise ArgumentError(
+                f"agent must be one of {', '.join(self.possible_agents)}, not {what(agent)}"
+            )
+        return agent
+
+    def _state(self) -> GameState:
+        if self.game is None:
+            raise ArgumentError("the environment has no game yet: call reset() first")
+        return self.game
+
+    def _set(self, state: GameState) -> None:
+        self.game = state
+        self._cache.clear()
+        if state.current_player is not None:
+            self.agent_selection = self.possible_agents[state.current_player]
+
+    def _start(self, state: GameState) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self._last_line = None
+        self.agent_selection = self.agents[0]
+        self._set(state)
+        if state.is_over:
+            self._finish(final_scores(state))
+            self._accumulate_rewards()
+
+    def _finish(self, scores: FinalScores) -> None:
+        winners = scores.winners
+        won = WIN if len(winners) == 1 else TIE
+        names = tuple(self.possible_agents[seat] for seat in winners)
+        ended = None if scores.termination is None else str(scores.termination)
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = won if seat in winners else LOSS
+            self.terminations[agent] = True
+            self.infos[agent] = {
+                "score": scores.totals[seat],
+                "winners": names,
+                "termination": ended,
+            }
+
+
+def _action_id(action: object, agent: str) -> int:
+    """``action`` as an int id: an int or NumPy integer (or a 0-d integer array)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, bool | np.bool_) or not isinstance(action, numbers.Integral):
+        raise IllegalAction(
+            Reason.UNKNOWN_ACTION,
+            f"{agent} must take an action id (an int from its action_mask), not {what(action)}",
+        )
+    return int(action)
+
+
+def _public_line(before: GameState, action: Action, after: GameState) -> str:
+    """The action as every player saw it (no card drawn blind, no ticket named)."""
+    if isinstance(action, DrawBlind):
+        text = "draws a card from the deck"
+    elif isinstance(action, DrawTickets):
+        text = "draws tickets"
+    elif isinstance(action, KeepTickets):
+        kept = len(action.tickets)
+        text = f"keeps {kept} ticket{'s' if kept != 1 else ''}"
+    elif isinstance(action, ClaimRoute | DrawFaceUp | Pass):
+        text = describe(before, action, after)
+    else:  # pragma: no cover - games with actions of their own are refused
+        text = type(action).__name__
+    lines = [f"player_{action.player} {text}", *other_claims(before, after)]
+    return "; ".join(lines)
+
+
+def _table(state: GameState, last: str | None) -> str:
+    """The public facts of ``state`` as lines of text."""
+    board = state.board
+    names = board.card_names
+    variants = ", ".join(state.rules.variants) or "none"
+    lines = [
+        f"{board.name}: {state.num_players} players, variants {variants}, turn {state.turn}",
+        "face up: " + ", ".join("-" if c is None else names[c] for c in state.display),
+        f"deck {len(state.deck)} cards, discard {sum(state.discard)}, "
+        f"tickets {len(state.ticket_deck)}",
+    ]
+    for seat, player in enumerate(state.players):
+        marker = "*" if seat == state.current_player else " "
+        routes = ", ".join(f"{board.routes[r].a}–{board.routes[r].b}" for r in player.routes)
+        lines.append(
+            f"{marker} player_{seat}: {player.score} points, {player.cars} cars, "
+            f"{player.hand.total} cards, {len(player.tickets)} tickets; "
+            f"routes: {routes or 'none'}"
+        )
+    if last is not None:
+        lines.append(f"last: {last}")
+    if state.is_over:
+        scores = final_scores(state)
+        won = ", ".join(f"player_{seat}" for seat in scores.winners)
+        totals = ", ".join(f"player_{s}: {t}" for s, t in enumerate(scores.totals))
+        lines.append(f"game over ({scores.termination}): {totals}; won by {won}")
+    elif state.pending is not None:
+        lines.append(f"to decide: player_{state.pending.player} ({state.pending.kind})")
+    return "\n".join(lines)
