@@ -1,6 +1,6 @@
-"""Project sessions: ``nox`` runs tests, typecheck and lint; ``nox -s bench`` the benchmark;
-``nox -s bench_sim`` the simulation benchmark; ``nox -s fuzz`` the map loader fuzz with
-10,000 examples."""
+"""Project sessions: ``nox`` runs tests, typecheck, lint and docs (the site, built with
+--strict); ``nox -s bench`` the benchmark; ``nox -s bench_sim`` the simulation benchmark;
+``nox -s fuzz`` the map loader fuzz with 10,000 examples."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 
 import nox
 
-nox.options.sessions = ["tests", "typecheck", "lint"]
+nox.options.sessions = ["tests", "typecheck", "lint", "docs"]
 nox.options.error_on_missing_interpreters = True
 
 #: The worked example of a third-party variant package (docs/hooks.md).
@@ -38,6 +38,48 @@ def lint(session: nox.Session) -> None:
     session.install("ruff>=0.5")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation site (MkDocs Material; API reference from the docstrings by
+    mkdocstrings), built with ``mkdocs build --strict`` into site/ (git-ignored)."""
+    session.install(".[docs]")
+    session.run(
+        "mkdocs",
+        "build",
+        "--strict",
+        "--site-dir",
+        "site",
+        *session.posargs,
+        env={"NO_MKDOCS_2_WARNING": "1"},  # silence MkDocs' and Material's banners
+    )
+
+
+@nox.session
+def adapters(session: nox.Session) -> None:
+    """The OpenSpiel and PettingZoo adapters with many more games per configuration
+    (TTR_ADAPTER_GAMES, default 100: about 8 minutes); not part of the default run."""
+    session.install(".[test]")
+    games = os.environ.get("TTR_ADAPTER_GAMES", "100")
+    session.run(
+        "pytest",
+        "-q",
+        "tests/test_openspiel.py",
+        "tests/test_pettingzoo.py",
+        *session.posargs,
+        env={"TTR_ADAPTER_GAMES": games},
+    )
+
+
+@nox.session
+def pictures(session: nox.Session) -> None:
+    """The board pictures of docs/pictures.md: scripts/board_pictures.py plays a seeded
+    game per built-in map, writes docs/pictures/<map>.svg and screenshots each in headless
+    Chromium (Debian package ``chromium``; another browser: ``-- --chromium PATH``).
+    Pillow reduces the PNGs to 256 colours. Not part of the default run."""
+    session.install(".", "pillow")
+    session.run("python", "scripts/board_pictures.py", *session.posargs)
 
 
 @nox.session
