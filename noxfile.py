@@ -26,9 +26,10 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict over the library and the built-in plugins (with the testing kit's
-    hypothesis, whose types the kit uses)."""
-    session.install(".[testing]", "mypy>=1.10")
+    """mypy --strict over the library and the built-in plugins, with the extras whose
+    types the library uses (the testing kit's hypothesis, the adapters' NumPy and
+    Gymnasium)."""
+    session.install(".[testing,openspiel,pettingzoo]", "mypy>=1.10")
     session.run("mypy", "--strict", "src", "plugins", f"{EXAMPLE}/src")
 
 

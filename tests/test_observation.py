@@ -175,9 +175,15 @@ def test_a_view_of_another_configuration_is_refused() -> None:
         ttr_core.new_game("newyork", 3, seed=1),
         ttr_core.new_game("newyork", 2, seed=1, variants=[]),
         ttr_core.new_game("usa", 2, seed=1),
+        # Other options: other scales (options are part of the configuration).
+        ttr_core.new_game(
+            "newyork", 2, seed=1, options={"attractions": {"points_per_attraction": 3}}
+        ),
     ]:
         with pytest.raises(ObservationError):
             encoder.encode(ttr_core.player_view(other, 0))
+    same = ttr_core.new_game("newyork", 2, seed=1)
+    assert len(encoder.encode(ttr_core.player_view(same, 0))) == encoder.size
     with pytest.raises(ttr_core.ArgumentError):
         encoder.encode("a view")  # type: ignore[arg-type]
 

@@ -471,6 +471,26 @@ def test_unknown_agents_and_foreign_states_are_refused(started: Any) -> None:
             base.reset_to(other)
 
 
+def test_a_state_on_a_copy_of_the_map_with_the_same_id_is_refused(
+    started: Any, tmp_path: Any
+) -> None:
+    """A user's own map file may reuse a built-in id: a game on it is another board."""
+    from ttr_core.maploader import _builtin_index
+
+    text = _builtin_index()["newyork"].read_text(encoding="utf-8")
+    copy = tmp_path / "mine.toml"
+    copy.write_text(text.replace("points = 8", "points = 9", 1), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = ttr_core.load_map(str(copy))
+    assert board.id == "newyork" and board is not started.unwrapped.board
+    base: raw_env = started.unwrapped
+    before = base.game
+    with pytest.raises(ArgumentError, match="another board with the id 'newyork'"):
+        base.reset_to(ttr_core.new_game(board, 2, seed=1))
+    assert base.game is before
+
+
 def test_the_raw_environment_before_a_reset_says_so() -> None:
     base = raw_env("newyork", 2)
     with pytest.raises(ArgumentError, match="reset"):

@@ -549,13 +549,40 @@ def test_the_same_game_gives_the_same_bytes(games: dict[str, GameState]) -> None
         (lambda s: svg(s, width=cast(Any, 800.0)), "width must be an int (pixels), not float"),
         (lambda s: svg(s, scores=cast(Any, {})), "scores must be FinalScores or None, not dict"),
         (
-            lambda s: svg(s, scores=ttr_core.random_playout("newyork", 3).scores),
-            "scores must be the final scores of this game's 2 seats, not of 3",
+            lambda s: svg(s, scores=ttr_core.random_playout("newyork", 2).scores),
+            "scores are the final scores of a finished game: this game is not over",
         ),
     ],
 )
 def test_bad_arguments_are_typed_errors(call: Any, message: str) -> None:
     state: Any = ttr_core.new_game("newyork", 2)
+    with pytest.raises(ttr_core.ArgumentError) as caught:
+        call(state)
+    assert isinstance(caught.value, ttr_core.TtrError)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda s: svg(s, scores=ttr_core.random_playout("newyork", 3, seed=2).scores),
+            "scores must be the final scores of this game (2 seats",
+        ),
+        (
+            lambda s: svg(s, scores=ttr_core.random_playout("newyork", 2, seed=2).scores),
+            "scores must be this game's final scores",
+        ),
+        (
+            lambda s: svg(
+                ttr_core.player_view(s, 0), scores=ttr_core.random_playout("newyork", 3).scores
+            ),
+            "scores must be the final scores of this game (2 seats",
+        ),
+    ],
+)
+def test_scores_of_another_game_are_refused(call: Any, message: str) -> None:
+    state: Any = ttr_core.random_playout("newyork", 2, seed=1).state
     with pytest.raises(ttr_core.ArgumentError) as caught:
         call(state)
     assert isinstance(caught.value, ttr_core.TtrError)

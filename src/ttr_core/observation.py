@@ -169,11 +169,18 @@ class ObservationEncoder:
             raise ArgumentError(f"view must be a ttr_core.PlayerView, not {type(view).__name__}")
         board = self.board
         n = self.players
-        if view.board is not board or len(view.seats) != n or view.variant_names != self.variants:
+        if (
+            view.board is not board
+            or len(view.seats) != n
+            or view.variant_names != self.variants
+            or view.options != self.options
+        ):
             raise ObservationError(
-                f"a view of {view.board.id!r} with {len(view.seats)} seats and variants "
-                f"{list(view.variant_names)} cannot be encoded by the encoder of {board.id!r} "
-                f"with {n} seats and variants {list(self.variants)}"
+                f"a view of {view.board.id!r} with {len(view.seats)} seats, variants "
+                f"{list(view.variant_names)} and options {dict(view.options)} cannot be encoded "
+                f"by the encoder of {board.id!r} with {n} seats, variants {list(self.variants)} "
+                f"and options {dict(self.options)}"
+                + (" (the same map id, another board)" if view.board is not board else "")
             )
         rules = board.rules
         names = board.card_names

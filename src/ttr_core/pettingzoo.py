@@ -225,6 +225,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
                 f"{list(given[2])}; this environment plays {wanted[0]!r} with {wanted[1]} "
                 f"players and variants {list(wanted[2])} (options must match too)"
             )
+        if state.board is not self.board:
+            # Same id, another board (a user's copy of a map): its ids and features differ.
+            raise ArgumentError(
+                f"state is a game on another board with the id {given[0]!r} (a map file of "
+                "its own): play it in an environment made with that board, env(map=state.board)"
+            )
         self._start(state)
 
     def step(self, action: int | None) -> None:

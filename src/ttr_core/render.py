@@ -142,26 +142,37 @@ class _Scene:
     tickets: tuple[int, ...] = ()
 
 
-def _scores(scores: object, seats: int) -> FinalScores | None:
-    """``scores`` checked: ``None`` or the final scores of a game of ``seats`` seats."""
+def _scores(
+    scores: object, seats: int, over: bool, termination: Termination | None
+) -> FinalScores | None:
+    """``scores`` checked: ``None`` or the final scores of a finished game of
+    ``seats`` seats that ended as this one did."""
     if scores is None:
         return None
     if not isinstance(scores, FinalScores):
         raise ArgumentError(f"scores must be FinalScores or None, not {type(scores).__name__}")
-    if len(scores.sheets) != seats:
+    if not over:
+        raise ArgumentError("scores are the final scores of a finished game: this game is not over")
+    if len(scores.sheets) != seats or scores.termination != termination:
         raise ArgumentError(
-            f"scores must be the final scores of this game's {seats} seats, "
-            f"not of {len(scores.sheets)}"
+            f"scores must be the final scores of this game ({seats} seats, ended by "
+            f"{termination}), not of {len(scores.sheets)} seats ended by {scores.termination}"
         )
     return scores
 
 
 def _scene(game: object, given: object) -> _Scene:
     if isinstance(game, GameState):
-        scores = _scores(given, game.num_players)
+        scores = _scores(given, game.num_players, game.is_over, game.termination)
         others = non_seat_owners(game)
-        if scores is None and game.is_over:
-            scores = final_scores(game)
+        if game.is_over:
+            computed = final_scores(game)
+            if scores is not None and scores != computed:
+                raise ArgumentError(
+                    "scores must be this game's final scores (a state's are drawn from "
+                    "final_scores(state): leave scores out)"
+                )
+            scores = computed
         owned = {r: i for i, p in enumerate(game.players) for r in p.routes}
         return _Scene(
             board=game.board,
@@ -177,7 +188,7 @@ def _scene(game: object, given: object) -> _Scene:
             scores=scores,
         )
     if isinstance(game, PlayerView):
-        scores = _scores(given, len(game.seats))
+        scores = _scores(given, len(game.seats), game.is_over, game.termination)
         owned = {r: s.seat for s in game.seats for r in s.routes}
         return _Scene(
             board=game.board,
