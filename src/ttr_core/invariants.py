@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, cast
 
 import attrs
@@ -524,6 +524,26 @@ def display_guard_hit(state: GameState) -> bool:
     could help (engine decision E3): what ``ttr verify`` counts as a guard hit."""
     board = state.board
     return state.display.count(board.wild) > board.rules.max_face_up_wilds
+
+
+def failure_states(state: GameState, legal: Sequence[Action]) -> list[str]:
+    """The failure states a seat deciding in ``state`` with ``legal`` actions is in,
+    by name: ``only_pass`` (only ``Pass``, E1), ``e3_guard``
+    (:func:`display_guard_hit`, E3), ``deck_empty``, ``supply_empty`` (deck and
+    discard pile empty, E4) and ``tickets_empty`` (no ticket left to draw, E6).
+    ``ttr verify`` and ``ttr simulate`` count them by these names."""
+    found = []
+    if len(legal) == 1 and type(legal[0]) is Pass:
+        found.append("only_pass")
+    if display_guard_hit(state):
+        found.append("e3_guard")
+    if not state.deck:
+        found.append("deck_empty")
+        if not any(state.discard):
+            found.append("supply_empty")
+    if not state.ticket_deck and not state.ticket_discard:
+        found.append("tickets_empty")
+    return found
 
 
 def decision(state: GameState) -> Iterator[str]:

@@ -36,12 +36,12 @@ from typing import IO, Any
 
 import attrs
 
-from .actions import Action, Pass
+from .actions import Action
 from .agents import AGENTS, Agent, AgentFactory
 from .board import Board
 from .engine import apply, legal_actions, new_game
 from .errors import GeneratedTicketsWarning, TtrError
-from .invariants import display_guard_hit
+from .invariants import failure_states
 from .maploader import load_map
 from .scoring import FinalScores, final_scores
 from .serialize import map_fingerprint, record_of, to_json
@@ -112,22 +112,10 @@ def _derive(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def state_loopholes(state: GameState, legal: Sequence[Action]) -> list[str]:
-    """The failure states (names of :data:`LOOPHOLES` counted per decision) that a
-    seat deciding in ``state`` with ``legal`` actions is in. ``ttr verify``
-    counts four of them by the same names (:data:`ttr_core.verify.STATS`)."""
-    found = []
-    if len(legal) == 1 and type(legal[0]) is Pass:
-        found.append("only_pass")
-    if display_guard_hit(state):
-        found.append("e3_guard")
-    if not state.deck:
-        found.append("deck_empty")
-        if not any(state.discard):
-            found.append("supply_empty")
-    if not state.ticket_deck and not state.ticket_discard:
-        found.append("tickets_empty")
-    return found
+#: The failure states a seat deciding in a state is in, by the names of
+#: :data:`LOOPHOLES` counted per decision (:func:`ttr_core.invariants.failure_states`,
+#: which ``ttr verify`` counts by the same names).
+state_loopholes = failure_states
 
 
 _STATE_LOOPHOLES = tuple(name for name in LOOPHOLES if name != "stalemate")

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 import attrs
 
 from . import hookcheck
-from .actions import Action, Pass
+from .actions import Action
 from .board import Board
 from .engine import apply, legal_actions, new_game
 from .errors import GameConfigError, PlayerCountError, PluginError
@@ -30,7 +30,7 @@ from .invariants import (
     Invariant,
     Violation,
     action_bound,
-    display_guard_hit,
+    failure_states,
     invariants_for,
     record_text,
     run_check,
@@ -166,14 +166,7 @@ def _play(
 
 
 def _count(stats: Counter[str], state: GameState, legal: Sequence[Action]) -> None:
-    if len(legal) == 1 and type(legal[0]) is Pass:
-        stats["only_pass"] += 1
-    if display_guard_hit(state):
-        stats["e3_guard"] += 1
-    if not state.deck:
-        stats["deck_empty"] += 1
-        if not any(state.discard):
-            stats["supply_empty"] += 1
+    stats.update(name for name in failure_states(state, legal) if name in STATS)
 
 
 def random_chooser(seed: int) -> Chooser:
