@@ -98,6 +98,9 @@ def test_ttr_simulate_is_a_subcommand_of_ttr(capsys: pytest.CaptureFixture[str])
         (["--map", "atlantis"], "atlantis"),
         (["--option", "attractions.points_per_attraction=many"], "expected a whole number"),
         (["--out", "{tmp}/games.xlsx"], "table format must be csv or parquet"),
+        (["--top-routes", "-3"], "--top-routes must be at least 0"),
+        (["--workers", "2", "--scheduler", "tcp://x:1"], "not both"),
+        (["--scheduler", "bogus"], "cannot reach the Dask scheduler at 'bogus'"),
     ],
 )
 def test_bad_arguments_exit_2(

@@ -401,3 +401,119 @@ def test_a_board_or_map_file_is_sent_to_the_workers(tmp_path: Path) -> None:
     copy.write_text((maps / "newyork.toml").read_text(encoding="utf-8"), encoding="utf-8")
     by_file = simulate(str(copy), 2, ["route", "random"], 12, workers=2, chunk_size=3)
     assert by_file.summary == by_name.summary
+
+
+# ---------------------------------------------------------------------------
+# Hostile arguments (found by a review: each was a bare exception or a silent
+# mistake before)
+# ---------------------------------------------------------------------------
+
+
+class Impostor(ttr_core.agents.RouteAgent):
+    """A route bot that calls itself random."""
+
+    name = "random"
+
+
+class MadeBy:
+    """A factory object with neither ``name`` nor ``__name__``."""
+
+    def __init__(self, kind: type) -> None:
+        self.kind = kind
+
+    def __call__(self) -> Any:
+        return self.kind()
+
+
+def _broken_factory() -> Any:
+    raise ValueError("factory broke")
+
+
+def test_two_different_agents_with_one_name_are_refused() -> None:
+    with pytest.raises(SimulationError, match="both named 'random'"):
+        simulate("newyork", 2, [Impostor, "random"], 2, workers=1)
+    with pytest.raises(SimulationError, match="both named 'MadeBy'"):
+        simulate(
+            "newyork",
+            2,
+            [MadeBy(ttr_core.agents.RouteAgent), MadeBy(ttr_core.agents.RandomAgent)],
+            2,
+            workers=1,
+        )
+    same = simulate("newyork", 2, [MadeBy(ttr_core.agents.RouteAgent), "random"], 4, workers=1)
+    assert same.summary.lineup == ("MadeBy", "random")  # a stable name, never an address
+
+
+def test_agents_that_cannot_reach_a_worker_are_refused_before_any_game() -> None:
+    with pytest.raises(SimulationError, match="cannot be sent to worker processes"):
+        simulate("newyork", 2, [lambda: ttr_core.agents.RandomAgent()], 4, workers=2)
+    played = simulate("newyork", 2, [lambda: ttr_core.agents.RandomAgent()], 2, workers=1)
+    assert played.summary.games == 2
+
+
+def test_a_factory_that_raises_names_the_game() -> None:
+    with pytest.raises(SimulationError, match=r"game 0 \(seed \d+.*making an agent failed"):
+        simulate("newyork", 2, [_broken_factory], 2, workers=1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"agents": (a for a in ["random"])}, "non-empty sequence"),
+        ({"agents": {"random", "route"}}, "non-empty sequence"),
+        ({"on_game": 3}, "on_game must be a callable"),
+        ({"client": 3}, "client must be a dask.distributed.Client"),
+        ({"scheduler": 3}, "scheduler must be a Dask scheduler address"),
+        ({"rotate": "x"}, "rotate must be True or False"),
+        ({"progress": "yes"}, "progress must be True, False or a callable"),
+    ],
+)
+def test_more_bad_arguments(kwargs: dict[str, Any], message: str) -> None:
+    arguments: dict[str, Any] = {"map": "newyork", "players": 2, "agents": ["random"], "games": 2}
+    with pytest.raises(SimulationError, match=message):
+        simulate(**{**arguments, **kwargs})
+
+
+def test_variants_given_as_one_string_get_new_games_message() -> None:
+    with pytest.raises(ttr_core.UnknownVariantError, match="variants must be a list"):
+        simulate("nederland", 2, ["random"], 2, variants="tolls")  # type: ignore[arg-type]
+
+
+def test_a_bad_scheduler_address_is_a_simulation_error() -> None:
+    with pytest.raises(SimulationError, match="cannot reach the Dask scheduler at 'bogus'"):
+        simulate("newyork", 2, ["random"], 2, scheduler="bogus")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda s: play_game(None, [], 1), "state must be a ttr_core.GameState"),  # type: ignore[arg-type]
+        (lambda s: play_game(s, None, 1), "one agent per seat"),  # type: ignore[arg-type]
+        (lambda s: play_game(s, [make_agent("random")], 1), "one agent per seat"),
+        (lambda s: play_game(s, [make_agent("random")] * 3, 1), "one agent per seat"),
+        (lambda s: play_game(s, [make_agent("random")] * 2, "x"), "seed must be a whole"),  # type: ignore[arg-type]
+        (
+            lambda s: play_game(s, [make_agent("random")] * 2, 1, max_actions=0),
+            "max_actions must be at least 1",
+        ),
+    ],
+)
+def test_play_game_checks_its_arguments(call: Any, message: str) -> None:
+    with pytest.raises(SimulationError, match=message):
+        call(ttr_core.new_game("newyork", 2, seed=1))
+
+
+def test_write_table_checks_its_arguments(tmp_path: Path) -> None:
+    with pytest.raises(SimulationError, match="an iterable of GameResult"):
+        write_table(None, tmp_path / "g.csv")  # type: ignore[arg-type]
+    with pytest.raises(SimulationError, match="from a GameResult, not 3"):
+        write_table([3], tmp_path / "g.csv")  # type: ignore[list-item]
+    with pytest.raises(SimulationError, match="must be a file name"):
+        write_table([], 3)  # type: ignore[arg-type]
+
+
+def test_an_empty_parquet_table_has_the_columns(tmp_path: Path) -> None:
+    parquet = importlib.import_module("pyarrow.parquet")
+    write_table([], tmp_path / "empty.parquet")
+    table = parquet.read_table(tmp_path / "empty.parquet")
+    assert tuple(table.column_names) == TABLE_COLUMNS and table.num_rows == 0

@@ -102,6 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.games < 1 or (args.workers is not None and args.workers < 1):
         return _fail("--games and --workers must be at least 1")
+    if args.top_routes < 0:
+        return _fail("--top-routes must be at least 0")
+    if args.workers is not None and args.scheduler is not None:
+        return _fail("give --workers (local processes) or --scheduler (a Dask cluster), not both")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     variants = None
     if args.variants is not None:
@@ -133,6 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
     except (TtrError, OSError, ImportError) as exc:
         return _fail(str(exc))
+    except KeyboardInterrupt:
+        print("ttr simulate: interrupted", file=sys.stderr)
+        return 130
     print(format_summary(result.summary, top_routes=args.top_routes))
     where = {
         "local": "in this process",

@@ -26,6 +26,7 @@ import importlib
 import math
 import multiprocessing
 import os
+import pickle
 import random
 import time
 import warnings
@@ -185,8 +186,21 @@ def play_game(
     :func:`~ttr_core.player_view` and the legal actions (never the state),
     and a generator of its own seeded from ``seed`` and its seat. Raises
     :class:`SimulationError` for an agent that raises or returns an illegal
-    action, or a game longer than ``max_actions``.
+    action, a game longer than ``max_actions``, or arguments that cannot be
+    played (not a state, not one agent per seat, a seed that is not a whole
+    number).
     """
+    if not isinstance(state, GameState):
+        raise SimulationError(f"state must be a ttr_core.GameState, not {state!r}")
+    if not isinstance(agents, Sequence) or len(agents) != state.num_players:
+        raise SimulationError(
+            f"agents must be a sequence of one agent per seat ({state.num_players}), not {agents!r}"
+        )
+    for name, value in (("seed", seed), ("max_actions", max_actions)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SimulationError(f"{name} must be a whole number, not {value!r}")
+    if max_actions < 1:
+        raise SimulationError(f"max_actions must be at least 1, not {max_actions}")
     rngs = [random.Random(_derive("agent", seed, seat)) for seat in range(len(agents))]
     history: list[Action] = []
     met: Counter[str] = Counter()
@@ -576,8 +590,13 @@ def _agent(factory: str | AgentFactory) -> Agent:
 def _play_one(job: _Job, board: Board, index: int) -> GameResult:
     seed = game_seed(job.seed, index)
     order = seat_agents(job.names, job.players, index, job.rotate)
-    agents = [_agent(job.factories[i]) for i in order]
     names = tuple(job.names[i] for i in order)
+    try:
+        agents = [_agent(job.factories[i]) for i in order]
+    except Exception as exc:
+        raise SimulationError(
+            f"game {index} (seed {seed}, agents {names}): making an agent failed: {exc!r}"
+        ) from exc
     state = new_game(board, job.players, seed=seed, variants=job.variants, options=job.options)
     try:
         played = play_game(state, agents, seed, keep_history=job.records)
@@ -686,14 +705,33 @@ def simulate(
         isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
     ):
         raise SimulationError(f"chunk_size must be at least 1, not {chunk_size!r}")
-    if not agents or isinstance(agents, str):
-        raise SimulationError("agents must be a non-empty sequence of agent names or factories")
+    if not isinstance(agents, Sequence) or isinstance(agents, str) or not agents:
+        # A sequence, not a set or a generator: the lineup's order is the seats'.
+        raise SimulationError(
+            f"agents must be a non-empty sequence (a list) of agent names or factories, "
+            f"not {agents!r}"
+        )
+    agents = tuple(agents)
+    for flag, value in (("rotate", rotate), ("per_game", per_game), ("records", records)):
+        if not isinstance(value, bool):
+            raise SimulationError(f"{flag} must be True or False, not {value!r}")
+    if not isinstance(progress, bool) and not callable(progress):
+        raise SimulationError(f"progress must be True, False or a callable, not {progress!r}")
+    if on_game is not None and not callable(on_game):
+        raise SimulationError(f"on_game must be a callable taking a GameResult, not {on_game!r}")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise SimulationError(f"scheduler must be a Dask scheduler address, not {scheduler!r}")
+    if client is not None and not callable(getattr(client, "submit", None)):
+        raise SimulationError(f"client must be a dask.distributed.Client, not {client!r}")
     board = map if isinstance(map, Board) else load_map(map)
+    if isinstance(variants, str):
+        new_game(board, players, seed=0, variants=variants)  # raises, saying what is expected
     given = None if variants is None else tuple(variants)
     first = new_game(board, players, seed=0, variants=given, options=options)
     names = tuple(_agent_name(spec) for spec in agents)
     if len(names) > players:
         raise SimulationError(f"{len(names)} agents for {players} seats: give at most {players}")
+    _check_distinct(agents, names)
     option_values = first.rules.options
     keep = per_game or records or on_game is not None
     job = _Job(
@@ -723,6 +761,8 @@ def simulate(
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise SimulationError(f"workers must be at least 1, not {workers!r}")
             kind = "local" if count == 1 else "processes"
+        if kind != "local":
+            _check_picklable(job)
         size = chunk_size or max(1, min(100, math.ceil(games / (8 * count))))
         chunks = [(start, min(start + size, games)) for start in range(0, games, size)]
         kept = per_game or (records and on_game is None)
@@ -745,14 +785,42 @@ def simulate(
 
 
 def _agent_name(spec: object) -> str:
+    """An agent's name in summaries: a built-in's name, a factory's ``name``
+    attribute, else its ``__name__``, else its class's name (never an
+    address: the same seed must give the same summary)."""
     if isinstance(spec, str):
         if spec not in AGENTS:
             raise SimulationError(f"no agent {spec!r}; the agents are {', '.join(AGENTS)}")
         return spec
     if not callable(spec):
         raise SimulationError(f"an agent must be a name or a factory, not {spec!r}")
-    name = getattr(spec, "name", None)
-    return name if isinstance(name, str) else getattr(spec, "__name__", repr(spec))
+    for name in (getattr(spec, "name", None), getattr(spec, "__name__", None)):
+        if isinstance(name, str) and name:
+            return name
+    return type(spec).__name__
+
+
+def _check_distinct(agents: Sequence[object], names: Sequence[str]) -> None:
+    """Different agents must have different names: the summary counts by name."""
+    seen: dict[str, object] = {}
+    for spec, name in zip(agents, names, strict=True):
+        if seen.setdefault(name, spec) != spec:
+            raise SimulationError(
+                f"two different agents are both named {name!r}: the summary counts agents by "
+                "name, so give each a name of its own (a 'name' attribute on the factory)"
+            )
+
+
+def _check_picklable(job: _Job) -> None:
+    """Worker processes and Dask receive the job pickled: say so plainly if it cannot be."""
+    try:
+        pickle.dumps(job)
+    except Exception as exc:
+        raise SimulationError(
+            "the agents (or the map) cannot be sent to worker processes: an agent factory "
+            "must be a class or function defined at the top level of an importable module, "
+            f"not a lambda or a local class (or play in this process: workers=1); {exc!r}"
+        ) from exc
 
 
 def _default_workers() -> int:
@@ -850,7 +918,11 @@ def _dask() -> Any:
 
 
 def _dask_client(address: str) -> Any:
-    return _dask().Client(address)
+    client_class = _dask().Client
+    try:
+        return client_class(address)
+    except (OSError, ValueError, TypeError) as exc:  # a bad address, no scheduler there
+        raise SimulationError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from exc
 
 
 def _dask_workers(client: Any) -> int:
@@ -937,6 +1009,8 @@ class TableWriter:
     BATCH = 20_000
 
     def __init__(self, path: str | os.PathLike[str], format: str | None = None) -> None:
+        if not isinstance(path, str | os.PathLike):
+            raise SimulationError(f"the table's path must be a file name, not {path!r}")
         self.path = os.fspath(path)
         if format is None:
             extension = os.path.splitext(self.path)[1].lower()
@@ -976,6 +1050,8 @@ class TableWriter:
 
     def add(self, game: GameResult) -> None:
         """Write one game's rows."""
+        if not isinstance(game, GameResult):
+            raise SimulationError(f"a table row comes from a GameResult, not {game!r}")
         rows = table_rows(game)
         if self._csv is not None:
             self._csv.writerows(rows)
@@ -984,12 +1060,19 @@ class TableWriter:
         if len(self._rows) >= self.BATCH:
             self._flush()
 
+    def _schema(self) -> Any:
+        """The Parquet columns' types, fixed (an empty table has them too)."""
+        pa = self._arrow
+        types = {"agent": pa.string(), "routes": pa.string(), "termination": pa.string()}
+        types |= {"win": pa.float64(), "winner": pa.bool_()}
+        return pa.schema([(name, types.get(name, pa.int64())) for name in TABLE_COLUMNS])
+
     def _flush(self) -> None:
+        if self._parquet is None:
+            self._parquet = self._pq.ParquetWriter(self.path, self._schema())
         if not self._rows:
             return
-        table = self._arrow.Table.from_pylist(self._rows)
-        if self._parquet is None:
-            self._parquet = self._pq.ParquetWriter(self.path, table.schema)
+        table = self._arrow.Table.from_pylist(self._rows, schema=self._parquet.schema)
         self._parquet.write_table(table)
         self._rows = []
 
@@ -1009,6 +1092,8 @@ def write_table(
     games: Iterable[GameResult], path: str | os.PathLike[str], format: str | None = None
 ) -> None:
     """Write the per-game table of ``games`` to ``path`` (see :class:`TableWriter`)."""
+    if not isinstance(games, Iterable):
+        raise SimulationError(f"games must be an iterable of GameResult, not {games!r}")
     with TableWriter(path, format) as out:
         for game in games:
             out.add(game)
