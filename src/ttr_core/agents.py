@@ -108,21 +108,6 @@ class RandomAgent:
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen
-class RuleFacts:
-    """What the agents need of a game's rules: whether both routes of a pair are
-    usable; whether a claim is worth measuring (:meth:`Seen.side`): the game
-    has variants that act when a route is claimed or between turns, whose
-    effects (a loan, a card won) a bot must see before it claims — a variant
-    that only adds score lines at the end (attractions, the longest path) is
-    left to the estimates, which keeps games on those maps fast; the rule
-    set, whose ``run_agent_route_costs`` gives the variants' advice."""
-
-    both_usable: bool
-    side_effects: bool
-    rules: GameRules
-
-
 @attrs.frozen(eq=False)
 class BoardGraph:
     """A board as the heuristic agents use it: locations and routes as numbers."""
@@ -144,24 +129,20 @@ class BoardGraph:
     wild: int
     #: The median, over the map's tickets, of the fewest spaces joining a ticket.
     ticket_spaces: int
-    _rules: dict[Any, RuleFacts] = attrs.field(factory=dict, init=False, repr=False)
+    _rules: dict[Any, GameRules] = attrs.field(factory=dict, init=False, repr=False)
 
-    def rule_facts(self, view: PlayerView) -> RuleFacts:
-        """What the agents need of the view's game rules (kept per configuration)."""
+    def rules(self, view: PlayerView) -> GameRules:
+        """The rule set of the view's game, kept per configuration (resolving the
+        options on every decision would cost more than the decision)."""
         key = (len(view.seats), view.variant_names, view.options)
-        facts = self._rules.get(key)
-        if facts is None:
+        rules = self._rules.get(key)
+        if rules is None:
             options = {variant: dict(values) for variant, values in view.options}
             rules = game_rules(view.board, len(view.seats), view.variant_names, options)
-            facts = RuleFacts(
-                both_usable=rules.both_pair_routes_usable,
-                side_effects=bool(rules.after_claim or rules.between_turns),
-                rules=rules,
-            )
             if len(self._rules) >= 64:
                 self._rules.clear()
-            self._rules[key] = facts
-        return facts
+            self._rules[key] = rules
+        return rules
 
     @classmethod
     def of(cls, board: Board) -> BoardGraph:
@@ -224,12 +205,17 @@ class Seen:
         seat = view.seats[me]
         self.cars = seat.cars
         self.hand = view.hand.counts
-        facts = g.rule_facts(view)
-        both = facts.both_usable
-        self.side_effects = facts.side_effects
+        rules = g.rules(view)
+        both = rules.both_pair_routes_usable
+        #: Whether a claim is worth measuring (:meth:`side`): the game has variants
+        #: that act when a route is claimed or between turns, whose effects (a
+        #: loan, a card won) a bot must see before it claims. A variant that only
+        #: adds score lines at the end (attractions, the longest path) is left to
+        #: the estimates, which keeps games on those maps fast.
+        self.side_effects = bool(rules.after_claim or rules.between_turns)
         #: Per route, what the variants advise claiming it costs beyond the
         #: score sheet (hook ``ttr_agent_route_costs``).
-        self.extra = facts.rules.run_agent_route_costs(view)
+        self.extra = rules.run_agent_route_costs(view)
         owner = [-1] * len(g.length)
         for other in view.seats:
             for route in other.routes:
@@ -284,7 +270,7 @@ class Seen:
         from the view (:func:`ttr_core.determinize`: what the seat cannot see
         drawn at random from the agent's generator), once per route and
         decision. 0 for a game with no variant acting on a claim or between
-        turns (see :class:`RuleFacts`), or where no state can be dealt (a
+        turns (see ``side_effects``), or where no state can be dealt (a
         variant that cannot rebuild its hidden state)."""
         if not self.side_effects or self.memo.get("world", True) is None:
             return 0

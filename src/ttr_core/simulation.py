@@ -38,7 +38,7 @@ from typing import IO, Any
 import attrs
 
 from .actions import Action
-from .agents import AGENTS, Agent, AgentFactory
+from .agents import AGENTS, Agent, AgentFactory, make_agent
 from .board import Board
 from .engine import apply, legal_actions, new_game
 from .errors import GeneratedTicketsWarning, TtrError
@@ -582,9 +582,7 @@ def _board(spec: str | Board) -> Board:
 
 
 def _agent(factory: str | AgentFactory) -> Agent:
-    if isinstance(factory, str):
-        return AGENTS[factory]()
-    return factory()
+    return make_agent(factory) if isinstance(factory, str) else factory()
 
 
 def _play_one(job: _Job, board: Board, index: int) -> GameResult:
