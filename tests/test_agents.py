@@ -13,6 +13,7 @@ import pytest
 import ttr_core
 from ttr_core import Action, GameState, PlayerView
 from ttr_core.agents import AGENTS, Agent, Seen, UnknownAgentError, make_agent
+from ttr_core.invariants import reachable
 from ttr_core.simulation import play_game, simulate
 
 BOTS = ("hungry", "route", "long", "onestep")
@@ -67,28 +68,6 @@ def test_the_registry() -> None:
 # ---------------------------------------------------------------------------
 
 
-def _reachable(value: object, seen: set[int] | None = None) -> Iterator[object]:
-    """Every object reachable from ``value`` through attrs fields, mappings and
-    sequences (the board, public map data, is not walked)."""
-    seen = set() if seen is None else seen
-    if id(value) in seen or isinstance(value, str | int | float | bool | type(None)):
-        return
-    seen.add(id(value))
-    yield value
-    if isinstance(value, ttr_core.Board):
-        return
-    if attrs.has(type(value)):
-        for field in attrs.fields(type(value)):
-            yield from _reachable(getattr(value, field.name), seen)
-    elif isinstance(value, dict) or hasattr(value, "items"):
-        for key, item in value.items():  # type: ignore[attr-defined]
-            yield from _reachable(key, seen)
-            yield from _reachable(item, seen)
-    elif isinstance(value, tuple | list | frozenset | set):
-        for item in value:
-            yield from _reachable(item, seen)
-
-
 class SpyAgent:
     """Checks what the simulation hands it, then plays at random."""
 
@@ -100,8 +79,8 @@ class SpyAgent:
         assert isinstance(legal, tuple) and legal
         assert all(isinstance(a, Action) and a.player == view.viewer for a in legal)
         assert type(rng) is random.Random
-        for found in _reachable((view, legal)):
-            assert not isinstance(found, GameState), "an agent was handed a GameState"
+        for path, found in reachable((view, legal), "handed"):
+            assert not isinstance(found, GameState), f"an agent was handed a GameState: {path}"
         return legal[rng.randrange(len(legal))]
 
 

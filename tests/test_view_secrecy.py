@@ -11,8 +11,8 @@ seat's toll value, the seed — give that seat equal views.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import attrs
 import pytest
@@ -21,33 +21,19 @@ from hypothesis import strategies as st
 from ttr_plugins.tolls import tolls
 
 import ttr_core
-from ttr_core import ArgumentError, Board, GameRules, GameState, Hand, Pending, PlayerState
-from ttr_core.invariants import exchange_hand_and_deck, exchange_seat_ticket, hidden_changes
+from ttr_core import ArgumentError, GameRules, GameState, Hand, Pending, PlayerState
+from ttr_core.invariants import (
+    exchange_hand_and_deck,
+    exchange_seat_ticket,
+    hidden_changes,
+    reachable,
+)
 
 from .test_determinize import BOARDS, CONFIGS, IDS, play_randomly
 
 # ---------------------------------------------------------------------------
 # Walking the view
 # ---------------------------------------------------------------------------
-
-
-def reachable(value: object, path: str = "view") -> Iterator[tuple[str, object]]:
-    """Every value reachable from ``value``, with its path; boards are not entered."""
-    yield path, value
-    if isinstance(value, Board | GameRules):
-        return
-    if isinstance(value, Hand):
-        return  # a mapping of card names; its counts are the value itself
-    if attrs.has(type(value)):
-        for field in attrs.fields(cast(Any, type(value))):
-            yield from reachable(getattr(value, field.name), f"{path}.{field.name}")
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from reachable(key, f"{path}[{key!r}] (key)")
-            yield from reachable(item, f"{path}[{key!r}]")
-    elif isinstance(value, tuple | list | set | frozenset):
-        for i, item in enumerate(value):
-            yield from reachable(item, f"{path}[{i}]")
 
 
 def hidden_values(state: GameState, viewer: int) -> dict[str, object]:

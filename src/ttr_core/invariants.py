@@ -34,7 +34,7 @@ from .errors import IllegalAction, TtrError
 from .plugin_manager import GameRules, installed_plugins
 from .scoring import final_scores, score_sheets
 from .serialize import GameRecord, record_of, replay, to_json
-from .state import UNCLAIMED, GameState, Hand, Pending, PlayerState
+from .state import UNCLAIMED, GameState, Hand, Pending, PlayerState, cards_outside_hands
 from .views import non_seat_owners, player_view
 
 __all__ = [
@@ -49,11 +49,13 @@ __all__ = [
     "check_state",
     "check_transition",
     "display_guard_hit",
+    "failure_states",
     "hidden_changes",
     "illegal_candidates",
     "invariant",
     "invariants_for",
     "mutants_of",
+    "reachable",
     "record_text",
     "register_invariant",
     "registered_invariants",
@@ -328,12 +330,7 @@ def cards_conserved(state: GameState) -> Iterator[str]:
     if len(state.discard) != kinds or any(n < 0 for n in state.discard):
         yield f"the discard pile is not a non-negative count per card: {state.discard}"
         return
-    totals = list(state.discard)
-    for card in state.deck:
-        totals[card] += 1
-    for slot in state.display:
-        if slot is not None:
-            totals[slot] += 1
+    totals = cards_outside_hands(state)
     for seat, player in enumerate(state.players):
         counts = player.hand.counts
         if len(counts) != kinds or any(n < 0 for n in counts):
@@ -624,7 +621,7 @@ def views_hide_secrets(state: GameState) -> Iterator[str]:
     rng = _rng(state, "views")
     viewer = rng.randrange(state.num_players)
     view = player_view(state, viewer)
-    for path, value in _reachable(view):
+    for path, value in reachable(view):
         if isinstance(value, GameState | PlayerState | Pending | GameRules):
             yield f"seat {viewer}'s view holds a {type(value).__name__} at {path}"
         elif isinstance(value, Hand) and path != "view.hand":
@@ -634,25 +631,25 @@ def views_hide_secrets(state: GameState) -> Iterator[str]:
             yield f"seat {viewer}'s view changes with {what}, which it cannot see"
 
 
-_PLAIN = (int, str, float, bool, type(None))
-_OPAQUE = (*_PLAIN, Board, GameRules, Hand)
-
-
-def _reachable(value: object, path: str = "view") -> Iterator[tuple[str, object]]:
+def reachable(value: object, path: str = "view") -> Iterator[tuple[str, object]]:
+    """Every value reachable from ``value`` (attrs fields, mapping keys and
+    values, sequence and set items), with its path. Boards and rule sets are
+    public configuration and are not entered; a :class:`~ttr_core.Hand` is
+    not entered either (its card counts are the value itself). What the
+    checks of view secrecy walk: no game state may be among these."""
     yield path, value
-    if isinstance(value, _OPAQUE):
+    if isinstance(value, Board | GameRules | Hand):
         return
-    if isinstance(value, tuple | list | set | frozenset):
-        if all(isinstance(item, _PLAIN) for item in value):
-            return
-        for i, item in enumerate(value):
-            yield from _reachable(item, f"{path}[{i}]")
-    elif attrs.has(type(value)):
+    if attrs.has(type(value)):
         for field in attrs.fields(cast(Any, type(value))):
-            yield from _reachable(getattr(value, field.name), f"{path}.{field.name}")
+            yield from reachable(getattr(value, field.name), f"{path}.{field.name}")
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            yield from _reachable(item, f"{path}[{key!r}]")
+            yield from reachable(key, f"{path}[{key!r}] (key)")
+            yield from reachable(item, f"{path}[{key!r}]")
+    elif isinstance(value, tuple | list | set | frozenset):
+        for i, item in enumerate(value):
+            yield from reachable(item, f"{path}[{i}]")
 
 
 # ---------------------------------------------------------------------------

@@ -48,7 +48,16 @@ from .errors import DataError, IllegalAction, PluginError, TtrError, show
 from .maploader import load_map
 from .plugin_manager import game_rules, installed_plugins, plugins_generation
 from .scoring import FinalScores, ScoreSheet
-from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState, Termination
+from .state import (
+    UNCLAIMED,
+    GameState,
+    Hand,
+    Pending,
+    PendingKind,
+    PlayerState,
+    Termination,
+    cards_outside_hands,
+)
 from .views import PlayerView, non_seat_owners
 
 __all__ = [
@@ -1172,12 +1181,7 @@ def _check_core(state: GameState) -> None:
                 f"owners[{rid}]", f"{owner} is neither a seat, a declared owner nor {UNCLAIMED}"
             )
     claimed_by: dict[int, int] = {}
-    totals = list(state.discard)
-    for card in state.deck:
-        totals[card] += 1
-    for slot in state.display:
-        if slot is not None:
-            totals[slot] += 1
+    totals = cards_outside_hands(state)
     for seat, player in enumerate(state.players):
         where = f"players[{seat}]"
         for card, count in enumerate(player.hand.counts):

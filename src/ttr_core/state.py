@@ -230,6 +230,18 @@ class GameState:
 _SAME: Any = object()
 
 
+def cards_outside_hands(state: GameState) -> list[int]:
+    """Cards of each kind (by card index) in the discard pile, the deck and the
+    display: with the hands', every card of the game (what conservation checks add up)."""
+    totals = list(state.discard)
+    for card in state.deck:
+        totals[card] += 1
+    for slot in state.display:
+        if slot is not None:
+            totals[slot] += 1
+    return totals
+
+
 # Written out field by field: about half the cost of ``attrs.evolve``, which
 # looks the fields up and builds a dict on every call. ``test_state`` checks
 # that they know every field.
