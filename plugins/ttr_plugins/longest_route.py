@@ -44,7 +44,7 @@ def longest_path(edges: Iterable[tuple[Hashable, Hashable, int]]) -> int:
     the same two vertices are two different edges. Returns 0 for no edges.
 
     The search is exact: for each connected component it walks every trail
-    from every vertex, depth first over the edges not yet used, remembering
+    from every vertex of odd degree, depth first over the edges not yet used, remembering
     the best continuation from each (vertex, edges used) pair. A component
     with at most two vertices of odd degree is walked whole in one trail
     (Euler), so its total is the answer without a search.
@@ -102,7 +102,8 @@ def _longest_in_component(
     for edge in component:
         for end in ends[edge]:
             degree[end] = degree.get(end, 0) + 1
-    if sum(1 for d in degree.values() if d % 2) <= 2:
+    odd = [vertex for vertex, d in degree.items() if d % 2]
+    if len(odd) <= 2:
         return total  # an Euler trail walks every edge of the component
     memo: dict[tuple[int, int], int] = {}
 
@@ -119,8 +120,13 @@ def _longest_in_component(
         memo[key] = result
         return result
 
+    # With more than two odd vertices the longest trail starts at one of them:
+    # a trail starting at an even vertex leaves an edge there unused (the trail
+    # uses an odd number of its edges), so it could be made longer by starting
+    # with that edge; and a closed trail that cannot be lengthened is the whole
+    # component, which has no odd vertex.
     best = 0
-    for vertex in degree:
+    for vertex in odd:
         best = max(best, extend(vertex, 0))
         if best == total:
             break

@@ -96,8 +96,6 @@ class _ActionTable:
     passes: tuple[Pass, ...]
     turn: tuple[Pending, ...]
     second: tuple[Pending, ...]
-    # (id, colour index or ANY_COLOR, length, partner id or -1) per route.
-    routes: tuple[tuple[int, int, int, int], ...]
     # colored[seat][route]: a coloured route's _PayTable (its colour's payments,
     # then the all-wild one); None for a gray route.
     colored: tuple[tuple[_PayTable | None, ...], ...]
@@ -106,6 +104,18 @@ class _ActionTable:
     gray: tuple[tuple[tuple[_PayTable, ...] | None, ...], ...]
     # all_wild[seat][route]: the claim paid with wilds alone.
     all_wild: tuple[tuple[ClaimRoute, ...], ...]
+    # reach[c][k]: the routes (a bit per route id) of colour index c whose
+    # length is at most k, for k up to every card of the game; gray_reach[k]
+    # the same for the gray routes, within_cars[k] for every route.
+    reach: tuple[tuple[int, ...], ...]
+    gray_reach: tuple[int, ...]
+    within_cars: tuple[int, ...]
+    # colour_length[route]: the route's (colour index or ANY_COLOR, length).
+    colour_length: tuple[tuple[int, int], ...]
+    # partner_bit[route]: the bit of the route's partner (0 if it has none).
+    partner_bit: tuple[int, ...]
+    # id(owners) -> (owners, routes free to all, per seat a mask): see _claimable.
+    claimable: dict[int, tuple[tuple[int, ...], int, tuple[int, ...]]]
 
 
 def _action_table(board: Board, players: int) -> _ActionTable:
@@ -137,15 +147,19 @@ def _pay_table(claims: Sequence[ClaimRoute], length: int, all_wild: ClaimRoute |
 
 def _build_action_table(board: Board, players: int) -> _ActionTable:
     names = board.colors
-    routes = tuple(
-        (
-            r.id,
-            ANY_COLOR if r.color == GRAY else names.index(r.color),
-            r.length,
-            -1 if r.partner is None else r.partner,
-        )
-        for r in board.routes
-    )
+    # Indexed by a hand's count of a colour plus its wilds, or a seat's cars:
+    # neither exceeds the cards of the game or the cars dealt unless a variant
+    # adds some (then _turn_actions caps them at ``top``).
+    top = max(sum(board.deck), board.rules.cars_per_player)
+    reach_rows = [[0] * (top + 1) for _ in range(len(names) + 1)]
+    for r in board.routes:
+        assert board.routes[r.id] is r  # a route's id is its index: bits follow ids
+        row = reach_rows[len(names) if r.color == GRAY else names.index(r.color)]
+        for k in range(r.length, top + 1):
+            row[k] |= 1 << r.id
+    within_cars = [0] * (top + 1)
+    for row in reach_rows:
+        within_cars = [a | b for a, b in zip(within_cars, row, strict=True)]
     colored: list[tuple[_PayTable | None, ...]] = []
     gray: list[tuple[tuple[_PayTable, ...] | None, ...]] = []
     all_wild: list[tuple[ClaimRoute, ...]] = []
@@ -177,11 +191,89 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
         passes=tuple(Pass(p) for p in range(players)),
         turn=tuple(Pending(_TURN, p) for p in range(players)),
         second=tuple(Pending(_SECOND, p) for p in range(players)),
-        routes=routes,
         colored=tuple(colored),
         gray=tuple(gray),
         all_wild=tuple(all_wild),
+        reach=tuple(tuple(row) for row in reach_rows[:-1]),
+        gray_reach=tuple(reach_rows[-1]),
+        within_cars=tuple(within_cars),
+        colour_length=tuple(
+            (ANY_COLOR if r.color == GRAY else names.index(r.color), r.length) for r in board.routes
+        ),
+        partner_bit=tuple(0 if r.partner is None else 1 << r.partner for r in board.routes),
+        claimable={},
     )
+
+
+#: Board positions whose claimable routes an action table keeps: a playout
+#: needs one at a time, a search over a game tree a few hundred.
+_CLAIMABLE_KEPT = 256
+
+
+def _claimable(state: GameState, table: _ActionTable, seat: int) -> int:
+    """The routes ``seat`` may claim whatever it pays, as bits by route id: free,
+    and neither the partner of one of its own routes nor, when the pair rule
+    forbids it, of anyone's.
+
+    What it takes is kept by the table for the ``owners`` tuple itself (states
+    share it until a route is claimed), with the tuple, so that its ``id``
+    cannot be reused: the routes free to all, and per seat a mask that leaves
+    out the partners of its own routes.
+    """
+    owners = state.owners
+    kept = table.claimable.get(id(owners))
+    if kept is None or kept[0] is not owners:
+        free = 0
+        partner_of_any = 0
+        partner_of_seat = [0] * len(state.players)
+        partner_bit = table.partner_bit
+        seats = len(partner_of_seat)
+        for rid, owner in enumerate(owners):
+            if owner == UNCLAIMED:
+                free |= 1 << rid
+            else:
+                partner = partner_bit[rid]
+                partner_of_any |= partner
+                if 0 <= owner < seats:
+                    partner_of_seat[owner] |= partner
+        if not state.rules.both_pair_routes_usable:
+            free &= ~partner_of_any
+        kept = _keep_claimable(table, owners, free, tuple(~mine for mine in partner_of_seat))
+    return kept[1] & kept[2][seat]
+
+
+_Claimable = tuple[tuple[int, ...], int, tuple[int, ...]]
+
+
+def _keep_claimable(
+    table: _ActionTable, owners: tuple[int, ...], free: int, masks: tuple[int, ...]
+) -> _Claimable:
+    kept = table.claimable
+    if len(kept) >= _CLAIMABLE_KEPT:
+        kept.clear()
+    entry = kept[id(owners)] = (owners, free, masks)
+    return entry
+
+
+def _claimed(
+    state: GameState, table: _ActionTable, rid: int, seat: int, owners: tuple[int, ...]
+) -> None:
+    """Keep what :func:`_claimable` needs for ``owners``, those of ``state`` once
+    ``seat`` has claimed route ``rid``, if it is known for ``state``'s: worked out
+    from that without a look at every route."""
+    before = state.owners
+    kept = table.claimable.get(id(before))
+    if kept is None or kept[0] is not before:
+        return  # worked out when first needed
+    free = kept[1] & ~(1 << rid)
+    masks = kept[2]
+    partner = table.partner_bit[rid]
+    if partner:
+        if state.rules.both_pair_routes_usable:
+            masks = (*masks[:seat], masks[seat] & ~partner, *masks[seat + 1 :])
+        else:
+            free &= ~partner
+    _keep_claimable(table, owners, free, masks)
 
 
 # ---------------------------------------------------------------------------
@@ -468,44 +560,61 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
     acts: list[Action] = []
     if state.deck or any(state.discard):
         acts.append(table.blind[seat])
-    face_up = table.face_up[seat]
-    for slot, card in enumerate(state.display):
-        if card is not None:
-            acts.append(face_up[slot])
+    display = state.display
+    if None in display:
+        face_up = table.face_up[seat]
+        acts += [face_up[slot] for slot, card in enumerate(display) if card is not None]
+    else:
+        acts += table.face_up[seat]
     player = state.players[seat]
     counts = player.hand.counts
     cars = player.cars
-    owners = state.owners
-    both_usable = state.rules.both_pair_routes_usable
     wilds = counts[-1]
-    held = [(colour, n) for colour, n in enumerate(counts[:-1]) if n]
-    colored = table.colored[seat]
-    gray = table.gray[seat]
-    all_wild = table.all_wild[seat]
-    # For gray routes: per length, the colours that can pay, with their capped counts.
-    payable: dict[int, list[tuple[int, int]]] = {}
-    for rid, colour, length, partner in table.routes:
-        if owners[rid] != -1 or length > cars:  # -1: UNCLAIMED
-            continue
-        if partner >= 0:
-            partner_owner = owners[partner]
-            if partner_owner != UNCLAIMED and (partner_owner == seat or not both_usable):
+    # The routes this seat can pay for: per colour, those no longer than its
+    # cards of that colour plus its wilds (and its cars); gray ones by its
+    # best colour. Only those of them it may claim are visited, by route id.
+    within_cars = table.within_cars
+    top = len(within_cars) - 1
+    if sum(counts) <= top:
+        payable = table.gray_reach[max(counts[:-1]) + wilds]
+        for n, row in zip(counts, table.reach, strict=False):  # stops before the wilds
+            payable |= row[n + wilds]
+    else:  # more cards than the game's: a variant dealt extra
+        payable = table.gray_reach[min(max(counts[:-1]) + wilds, top)]
+        for n, row in zip(counts, table.reach, strict=False):
+            payable |= row[min(n + wilds, top)]
+    payable &= within_cars[cars if cars < top else top] if cars > 0 else 0
+    payable &= _claimable(state, table, seat)
+    if payable:
+        colour_length = table.colour_length
+        colored = table.colored[seat]
+        gray = table.gray[seat]
+        all_wild = table.all_wild[seat]
+        held: list[tuple[int, int]] | None = None
+        # For gray routes: per length, the colours that can pay, with their capped counts.
+        options_by_length: dict[int, list[tuple[int, int]]] = {}
+        while payable:
+            low = payable & -payable
+            payable ^= low
+            rid = low.bit_length() - 1
+            colour, length = colour_length[rid]
+            capped_wilds = wilds if wilds < length else length
+            if colour >= 0:
+                have = counts[colour]
+                acts += colored[rid][have if have < length else length][capped_wilds]  # type: ignore[index]
                 continue
-        capped_wilds = wilds if wilds < length else length
-        if colour >= 0:
-            have = counts[colour]
-            acts += colored[rid][have if have < length else length][capped_wilds]  # type: ignore[index]
-            continue
-        options = payable.get(length)
-        if options is None:
-            options = payable[length] = [
-                (c, n if n < length else length) for c, n in held if n + capped_wilds >= length
-            ]
-        by_colour = gray[rid]
-        for c, capped in options:
-            acts += by_colour[c][capped][capped_wilds]  # type: ignore[index]
-        if capped_wilds == length:
-            acts.append(all_wild[rid])
+            options = options_by_length.get(length)
+            if options is None:
+                if held is None:
+                    held = [(c, n) for c, n in enumerate(counts[:-1]) if n]
+                options = options_by_length[length] = [
+                    (c, n if n < length else length) for c, n in held if n + capped_wilds >= length
+                ]
+            by_colour = gray[rid]
+            for c, capped in options:
+                acts += by_colour[c][capped][capped_wilds]  # type: ignore[index]
+            if capped_wilds == length:
+                acts.append(all_wild[rid])
     if state.ticket_deck or state.ticket_discard:
         acts.append(table.tickets[seat])
     return acts
@@ -517,10 +626,12 @@ def _second_card_actions(state: GameState, seat: int) -> list[Action]:
     if state.deck or any(state.discard):
         acts.append(table.blind[seat])
     wild = state.board.wild
-    face_up = table.face_up[seat]
-    for slot, card in enumerate(state.display):
-        if card is not None and card != wild:
-            acts.append(face_up[slot])
+    display = state.display
+    if None in display or wild in display:
+        face_up = table.face_up[seat]
+        acts += [face_up[s] for s, card in enumerate(display) if card is not None and card != wild]
+    else:
+        acts += table.face_up[seat]
     return acts
 
 
@@ -971,6 +1082,8 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         length = board.routes[action.route].length
         paid = ((board.colors.index(action.color), length - action.wilds), *paid)
     changes = _claim_changes(state, action.player, action.route, paid)
+    table = _action_table(board, len(state.players))
+    _claimed(state, table, action.route, action.player, changes["owners"])
     if state.rules.after_claim:
         claimed = state.rules.run_after_claim(
             replace_state(state, **changes), action.player, action.route

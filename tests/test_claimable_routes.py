@@ -1,0 +1,97 @@
+"""The routes a seat may claim are worked out once per board position (kept by
+the action table for each ``owners`` tuple, updated claim by claim): the
+listing they give must be the one worked out afresh from the state's fields,
+however the state came about."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+import ttr_core
+from ttr_core import ClaimRoute, GameState
+from ttr_core.state import UNCLAIMED, Hand, replace_state
+
+from .helpers import new_started, route_id, with_hand
+
+pytestmark = pytest.mark.filterwarnings("ignore::ttr_core.GeneratedTicketsWarning")
+
+
+def afresh(state: GameState) -> tuple[ttr_core.Action, ...]:
+    """The legal actions of a copy of ``state`` for which nothing was worked out."""
+    owners = list(state.owners)  # an equal tuple, but a new one
+    return ttr_core.legal_actions(attrs.evolve(state, owners=tuple(owners)))
+
+
+def claimed_routes(state: GameState) -> set[int]:
+    return {a.route for a in ttr_core.legal_actions(state) if isinstance(a, ClaimRoute)}
+
+
+@pytest.mark.parametrize(
+    ("map_name", "players", "variants"),
+    [
+        ("newyork", 2, None),  # one route of a pair usable
+        ("newyork", 4, None),  # both usable, never both by one seat
+        ("nederland", 2, ["tolls", "neutral"]),  # a neutral owner that is no seat
+        ("usa", 3, None),
+        ("amsterdam", 4, None),
+    ],
+)
+def test_listings_along_games_equal_listings_worked_out_afresh(
+    map_name: str, players: int, variants: list[str] | None
+) -> None:
+    turns = 0
+    for seed in range(4):
+        state = ttr_core.new_game(map_name, players, seed=seed, variants=variants)
+        chooser = random.Random(seed)
+        while state.pending is not None:
+            legal = ttr_core.legal_actions(state)
+            if state.pending.kind == "turn":
+                turns += 1
+                assert legal == afresh(state), (seed, state.turn)
+            state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])
+    assert turns > 100
+
+
+def test_a_route_a_variant_marks_owned_is_no_longer_listed() -> None:
+    state = new_started(players=2)
+    rid = route_id(state, "Chelsea", "Soho")  # pink 4
+    state = with_hand(state, 0, pink=4)
+    assert rid in claimed_routes(state)
+    # As a plugin would: attrs.evolve, or the engine's hot-path copy.
+    owners = tuple(1 if r == rid else o for r, o in enumerate(state.owners))
+    for owners_changed in (attrs.evolve(state, owners=owners), replace_state(state, owners=owners)):
+        assert rid not in claimed_routes(owners_changed)
+    # A copy that changes something else still lists it.
+    assert rid in claimed_routes(replace_state(state, passes=0))
+
+
+def test_the_partner_of_a_claimed_route_follows_the_pair_rule() -> None:
+    for players, partner_listed in ((2, False), (4, True)):
+        state = new_started(players=players)
+        route = next(r for r in state.board.routes if r.partner is not None)
+        assert route.partner is not None
+        partner = state.board.routes[route.partner]
+        cards = {"wild": max(route.length, partner.length)}
+        state = with_hand(state, 1, **cards)
+        owners = tuple(0 if r == route.id else o for r, o in enumerate(state.owners))
+        state = attrs.evolve(state, owners=owners)
+        state = ttr_core.apply(state, ttr_core.legal_actions(state)[0])  # seat 0 draws
+        while state.current_player != 1:
+            state = ttr_core.apply(state, ttr_core.legal_actions(state)[0])
+        assert (partner.id in claimed_routes(state)) is partner_listed, players
+        assert route.id not in claimed_routes(state)
+
+
+def test_more_cards_or_cars_than_the_game_has_are_no_error() -> None:
+    """A variant may deal extra cards or cars: claims are listed as the hand allows."""
+    state = new_started(players=2)
+    names = state.board.card_names
+    counts = tuple(500 if name == "wild" else 0 for name in names)
+    player = attrs.evolve(state.players[0], hand=Hand(counts, names), cars=10_000)
+    state = attrs.evolve(state, players=(player, *state.players[1:]))
+    free = {r for r, owner in enumerate(state.owners) if owner == UNCLAIMED}
+    assert claimed_routes(state) == free
+    assert ttr_core.legal_actions(state) == afresh(state)
