@@ -149,8 +149,9 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
     names = board.colors
     # Indexed by a hand's count of a colour plus its wilds, or a seat's cars:
     # neither exceeds the cards of the game or the cars dealt unless a variant
-    # adds some (then _turn_actions caps them at ``top``).
-    top = max(sum(board.deck), board.rules.cars_per_player)
+    # adds some (then _turn_actions caps them at ``top``, which no route's
+    # length exceeds, so a capped count still reaches every route it did).
+    top = max(sum(board.deck), board.rules.cars_per_player, *(r.length for r in board.routes))
     reach_rows = [[0] * (top + 1) for _ in range(len(names) + 1)]
     for r in board.routes:
         assert board.routes[r.id] is r  # a route's id is its index: bits follow ids
