@@ -95,3 +95,66 @@ def test_more_cards_or_cars_than_the_game_has_are_no_error() -> None:
     free = {r for r, owner in enumerate(state.owners) if owner == UNCLAIMED}
     assert claimed_routes(state) == free
     assert ttr_core.legal_actions(state) == afresh(state)
+
+
+def test_the_same_owners_under_either_pair_rule() -> None:
+    """What is kept for an owners tuple serves either pair rule: Nederland with
+    2 players allows one route of a pair, with tolls both (one action table)."""
+    plain = new_started(players=2, map="nederland", variants=[])
+    tolls = ttr_core.new_game("nederland", 2, seed=0)
+    assert plain.board is tolls.board
+    assert not plain.rules.both_pair_routes_usable and tolls.rules.both_pair_routes_usable
+    seat = plain.pending.player if plain.pending else 0
+    route = next(r for r in plain.board.routes if r.partner is not None)
+    assert route.partner is not None
+    owners = tuple(1 - seat if r == route.id else o for r, o in enumerate(plain.owners))
+    plain = with_hand(attrs.evolve(plain, owners=owners), seat, wild=6)
+    as_tolls = attrs.evolve(plain, rules=tolls.rules)  # the same owners tuple
+    for first, second in ((as_tolls, plain), (plain, as_tolls)):
+        listed = [route.partner in claimed_routes(state) for state in (first, second)]
+        assert listed == [first is as_tolls, second is as_tolls]
+    for action in ttr_core.legal_actions(plain):  # every claim listed applies
+        if isinstance(action, ClaimRoute):
+            ttr_core.apply(plain, action)
+
+
+def claimable_by_the_rules(state: GameState, seat: int) -> list[int]:
+    """The routes ``seat`` can claim now, from the rules alone: free, not the
+    partner of its own route nor (one route of a pair only) of anyone's, no
+    longer than its cars, and payable from its hand in some colour."""
+    board = state.board
+    hand = state.players[seat].hand
+    wilds = hand["wild"]
+    found = []
+    for route in board.routes:
+        if state.owners[route.id] != UNCLAIMED or route.length > state.players[seat].cars:
+            continue
+        if route.partner is not None:
+            partner_owner = state.owners[route.partner]
+            if partner_owner == seat or (
+                partner_owner != UNCLAIMED and not state.rules.both_pair_routes_usable
+            ):
+                continue
+        colours = board.colors if route.color == "gray" else (route.color,)
+        if any(hand[c] + wilds >= route.length for c in colours) or wilds >= route.length:
+            found.append(route.id)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("map_name", "players", "variants"),
+    [("newyork", 2, None), ("usa", 4, None), ("nederland", 2, []), ("nederland", 4, None)],
+)
+def test_the_routes_listed_are_those_the_rules_allow(
+    map_name: str, players: int, variants: list[str] | None
+) -> None:
+    for seed in range(3):
+        state = ttr_core.new_game(map_name, players, seed=seed, variants=variants)
+        chooser = random.Random(seed)
+        while state.pending is not None:
+            legal = ttr_core.legal_actions(state)
+            if state.pending.kind == "turn":
+                listed = [a.route for a in legal if isinstance(a, ClaimRoute)]
+                in_order = list(dict.fromkeys(listed))
+                assert in_order == claimable_by_the_rules(state, state.pending.player)
+            state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])

@@ -44,10 +44,10 @@ def longest_path(edges: Iterable[tuple[Hashable, Hashable, int]]) -> int:
     the same two vertices are two different edges. Returns 0 for no edges.
 
     The search is exact: for each connected component it walks every trail
-    from every vertex of odd degree, depth first over the edges not yet used, remembering
-    the best continuation from each (vertex, edges used) pair. A component
-    with at most two vertices of odd degree is walked whole in one trail
-    (Euler), so its total is the answer without a search.
+    from every vertex of odd degree, depth first over the edges not yet
+    used, remembering the best continuation from each (vertex, edges used)
+    pair. A component with at most two vertices of odd degree is walked whole
+    in one trail (Euler), so its total is the answer without a search.
     """
     ends: list[tuple[int, int]] = []
     lengths: list[int] = []
@@ -120,11 +120,12 @@ def _longest_in_component(
         memo[key] = result
         return result
 
-    # With more than two odd vertices the longest trail starts at one of them:
-    # a trail starting at an even vertex leaves an edge there unused (the trail
-    # uses an odd number of its edges), so it could be made longer by starting
-    # with that edge; and a closed trail that cannot be lengthened is the whole
-    # component, which has no odd vertex.
+    # With more than two odd vertices a longest trail starts at one of them.
+    # An open trail uses an odd number of edge ends at its start, so at a
+    # start of even degree an edge is left unused: putting it in front would
+    # lengthen the trail. A closed trail that cannot be lengthened covers the
+    # component (rotated to start where an unused edge touches it, it could
+    # be lengthened), so it is an Euler circuit: no vertex is odd.
     best = 0
     for vertex in odd:
         best = max(best, extend(vertex, 0))

@@ -85,10 +85,19 @@ def _rng(seed: int, shuffles: int) -> random.Random:
 _PayTable = tuple[tuple[tuple[ClaimRoute, ...], ...], ...]
 
 
+#: What :func:`_claimable` keeps for one ``owners`` tuple: the tuple itself
+#: (so that its ``id`` is not reused while kept), the unclaimed routes, the
+#: routes whose partner nobody holds, and per seat every route but the
+#: partners of its own (all bits by route id).
+_Claimable = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+
+
 @attrs.frozen(eq=False)
 class _ActionTable:
     """Every action that can ever be legal with a board and a player count, built
-    once: listing legal actions hands out these shared objects, in tuples."""
+    once: listing legal actions hands out these shared objects, in tuples. It
+    also keeps, in ``claimable``, which routes can be claimed in the board
+    positions seen last (a bounded cache, see :func:`_claimable`)."""
 
     blind: tuple[DrawBlind, ...]
     face_up: tuple[tuple[DrawFaceUp, ...], ...]
@@ -114,8 +123,8 @@ class _ActionTable:
     colour_length: tuple[tuple[int, int], ...]
     # partner_bit[route]: the bit of the route's partner (0 if it has none).
     partner_bit: tuple[int, ...]
-    # id(owners) -> (owners, routes free to all, per seat a mask): see _claimable.
-    claimable: dict[int, tuple[tuple[int, ...], int, tuple[int, ...]]]
+    # id(owners) -> what _claimable needs for that owners tuple.
+    claimable: dict[int, _Claimable]
 
 
 def _action_table(board: Board, players: int) -> _ActionTable:
@@ -154,7 +163,8 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
     top = max(sum(board.deck), board.rules.cars_per_player, *(r.length for r in board.routes))
     reach_rows = [[0] * (top + 1) for _ in range(len(names) + 1)]
     for r in board.routes:
-        assert board.routes[r.id] is r  # a route's id is its index: bits follow ids
+        # The map loader numbers routes by position: bits by route id are by index.
+        assert board.routes[r.id] is r
         row = reach_rows[len(names) if r.color == GRAY else names.index(r.color)]
         for k in range(r.length, top + 1):
             row[k] |= 1 << r.id
@@ -206,75 +216,82 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
     )
 
 
-#: Board positions whose claimable routes an action table keeps: a playout
-#: needs one at a time, a search over a game tree a few hundred.
-_CLAIMABLE_KEPT = 256
+#: Board positions whose claimable routes an action table keeps (then it
+#: starts afresh): a playout needs one at a time, a search over a game tree
+#: many. An entry is under a kilobyte on the largest built-in map.
+_CLAIMABLE_KEPT = 1024
 
 
 def _claimable(state: GameState, table: _ActionTable, seat: int) -> int:
     """The routes ``seat`` may claim whatever it pays, as bits by route id: free,
-    and neither the partner of one of its own routes nor, when the pair rule
-    forbids it, of anyone's.
+    not the partner of one of its own routes, nor, when the rules allow one
+    route of a pair only, the partner of anyone's.
 
-    What it takes is kept by the table for the ``owners`` tuple itself (states
-    share it until a route is claimed), with the tuple, so that its ``id``
-    cannot be reused: the routes free to all, and per seat a mask that leaves
-    out the partners of its own routes.
+    The routes' owners decide it; the table keeps what it takes for each
+    ``owners`` tuple seen last (states share the tuple until a route is
+    claimed), so a turn looks at no route's owner. Partners are mutual (the
+    map loader checks it), so "the partner of a claimed route" is the same
+    as "a route whose partner is claimed".
     """
     owners = state.owners
     kept = table.claimable.get(id(owners))
     if kept is None or kept[0] is not owners:
-        free = 0
+        unclaimed = 0
         partner_of_any = 0
         partner_of_seat = [0] * len(state.players)
         partner_bit = table.partner_bit
         seats = len(partner_of_seat)
         for rid, owner in enumerate(owners):
             if owner == UNCLAIMED:
-                free |= 1 << rid
+                unclaimed |= 1 << rid
             else:
                 partner = partner_bit[rid]
                 partner_of_any |= partner
-                if 0 <= owner < seats:
+                if 0 <= owner < seats:  # an owner that is no seat holds no hand
                     partner_of_seat[owner] |= partner
-        if not state.rules.both_pair_routes_usable:
-            free &= ~partner_of_any
-        kept = _keep_claimable(table, owners, free, tuple(~mine for mine in partner_of_seat))
-    return kept[1] & kept[2][seat]
-
-
-_Claimable = tuple[tuple[int, ...], int, tuple[int, ...]]
+        masks = tuple(~mine for mine in partner_of_seat)
+        kept = _keep_claimable(table, owners, unclaimed, ~partner_of_any, masks)
+    if state.rules.both_pair_routes_usable:
+        return kept[1] & kept[3][seat]
+    return kept[1] & kept[2] & kept[3][seat]
 
 
 def _keep_claimable(
-    table: _ActionTable, owners: tuple[int, ...], free: int, masks: tuple[int, ...]
+    table: _ActionTable,
+    owners: tuple[int, ...],
+    unclaimed: int,
+    unpartnered: int,
+    masks: tuple[int, ...],
 ) -> _Claimable:
     kept = table.claimable
     if len(kept) >= _CLAIMABLE_KEPT:
-        kept.clear()
-    entry = kept[id(owners)] = (owners, free, masks)
+        kept.clear()  # not an eviction of the oldest: clear() is safe between threads
+    entry = kept[id(owners)] = (owners, unclaimed, unpartnered, masks)
     return entry
 
 
 def _claimed(
-    state: GameState, table: _ActionTable, rid: int, seat: int, owners: tuple[int, ...]
+    state: GameState, table: _ActionTable, rid: int, seat: int, new_owners: tuple[int, ...]
 ) -> None:
-    """Keep what :func:`_claimable` needs for ``owners``, those of ``state`` once
-    ``seat`` has claimed route ``rid``, if it is known for ``state``'s: worked out
-    from that without a look at every route."""
+    """Keep what :func:`_claimable` takes for ``new_owners``, the owners of
+    ``state``'s routes once ``seat`` has claimed route ``rid``, from what is
+    kept for ``state``'s own (if anything is), without a look at every route.
+
+    Harmless if the claim is refused after all (a veto, a plugin's error): the
+    entry is right for ``new_owners``, whatever becomes of that tuple.
+    """
     before = state.owners
     kept = table.claimable.get(id(before))
     if kept is None or kept[0] is not before:
         return  # worked out when first needed
-    free = kept[1] & ~(1 << rid)
-    masks = kept[2]
+    unclaimed = kept[1] & ~(1 << rid)
+    unpartnered = kept[2]
+    masks = kept[3]
     partner = table.partner_bit[rid]
     if partner:
-        if state.rules.both_pair_routes_usable:
-            masks = (*masks[:seat], masks[seat] & ~partner, *masks[seat + 1 :])
-        else:
-            free &= ~partner
-    _keep_claimable(table, owners, free, masks)
+        unpartnered &= ~partner
+        masks = (*masks[:seat], masks[seat] & ~partner, *masks[seat + 1 :])
+    _keep_claimable(table, new_owners, unclaimed, unpartnered, masks)
 
 
 # ---------------------------------------------------------------------------
@@ -565,7 +582,7 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
     if None in display:
         face_up = table.face_up[seat]
         acts += [face_up[slot] for slot, card in enumerate(display) if card is not None]
-    else:
+    else:  # every slot of the display (a sound state has the map's display size)
         acts += table.face_up[seat]
     player = state.players[seat]
     counts = player.hand.counts
@@ -574,17 +591,20 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
     # The routes this seat can pay for: per colour, those no longer than its
     # cards of that colour plus its wilds (and its cars); gray ones by its
     # best colour. Only those of them it may claim are visited, by route id.
+    # These look-ups assume a sound state (no negative count; the game's own
+    # cards and cars, or more if a variant dealt extra: capped at ``top``).
     within_cars = table.within_cars
     top = len(within_cars) - 1
     if sum(counts) <= top:
         payable = table.gray_reach[max(counts[:-1]) + wilds]
-        for n, row in zip(counts, table.reach, strict=False):  # stops before the wilds
+        # strict=False: counts ends with the wilds, which have no row.
+        for n, row in zip(counts, table.reach, strict=False):
             payable |= row[n + wilds]
-    else:  # more cards than the game's: a variant dealt extra
+    else:
         payable = table.gray_reach[min(max(counts[:-1]) + wilds, top)]
         for n, row in zip(counts, table.reach, strict=False):
             payable |= row[min(n + wilds, top)]
-    payable &= within_cars[cars if cars < top else top] if cars > 0 else 0
+    payable &= (within_cars[cars if cars < top else top]) if cars > 0 else 0
     payable &= _claimable(state, table, seat)
     if payable:
         colour_length = table.colour_length
