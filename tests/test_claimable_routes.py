@@ -6,6 +6,7 @@ however the state came about."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import attrs
 import pytest
@@ -23,6 +24,20 @@ def afresh(state: GameState) -> tuple[ttr_core.Action, ...]:
     """The legal actions of a copy of ``state`` for which nothing was worked out."""
     owners = list(state.owners)  # an equal tuple, but a new one
     return ttr_core.legal_actions(attrs.evolve(state, owners=tuple(owners)))
+
+
+def turns_of_random_games(
+    map_name: str, players: int, variants: list[str] | None, games: int
+) -> Iterator[GameState]:
+    """The states where a seat takes its turn, along ``games`` random games."""
+    for seed in range(games):
+        state = ttr_core.new_game(map_name, players, seed=seed, variants=variants)
+        chooser = random.Random(seed)
+        while state.pending is not None:
+            legal = ttr_core.legal_actions(state)
+            if state.pending.kind == "turn":
+                yield state
+            state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])
 
 
 def claimed_routes(state: GameState) -> set[int]:
@@ -43,15 +58,9 @@ def test_listings_along_games_equal_listings_worked_out_afresh(
     map_name: str, players: int, variants: list[str] | None
 ) -> None:
     turns = 0
-    for seed in range(4):
-        state = ttr_core.new_game(map_name, players, seed=seed, variants=variants)
-        chooser = random.Random(seed)
-        while state.pending is not None:
-            legal = ttr_core.legal_actions(state)
-            if state.pending.kind == "turn":
-                turns += 1
-                assert legal == afresh(state), (seed, state.turn)
-            state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])
+    for state in turns_of_random_games(map_name, players, variants, games=4):
+        turns += 1
+        assert ttr_core.legal_actions(state) == afresh(state), (state.seed, state.turn)
     assert turns > 100
 
 
@@ -148,13 +157,7 @@ def claimable_by_the_rules(state: GameState, seat: int) -> list[int]:
 def test_the_routes_listed_are_those_the_rules_allow(
     map_name: str, players: int, variants: list[str] | None
 ) -> None:
-    for seed in range(3):
-        state = ttr_core.new_game(map_name, players, seed=seed, variants=variants)
-        chooser = random.Random(seed)
-        while state.pending is not None:
-            legal = ttr_core.legal_actions(state)
-            if state.pending.kind == "turn":
-                listed = [a.route for a in legal if isinstance(a, ClaimRoute)]
-                in_order = list(dict.fromkeys(listed))
-                assert in_order == claimable_by_the_rules(state, state.pending.player)
-            state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])
+    for state in turns_of_random_games(map_name, players, variants, games=3):
+        listed = [a.route for a in ttr_core.legal_actions(state) if isinstance(a, ClaimRoute)]
+        assert state.pending is not None
+        assert list(dict.fromkeys(listed)) == claimable_by_the_rules(state, state.pending.player)
