@@ -234,8 +234,8 @@ def _claimable(state: GameState, table: _ActionTable, seat: int) -> int:
     as "a route whose partner is claimed".
     """
     owners = state.owners
-    kept = table.claimable.get(id(owners))
-    if kept is None or kept[0] is not owners:
+    kept = _kept_claimable(table, owners)
+    if kept is None:
         unclaimed = 0
         partner_of_any = 0
         partner_of_seat = [0] * len(state.players)
@@ -256,6 +256,11 @@ def _claimable(state: GameState, table: _ActionTable, seat: int) -> int:
     return kept[1] & kept[2] & kept[3][seat]
 
 
+def _kept_claimable(table: _ActionTable, owners: tuple[int, ...]) -> _Claimable | None:
+    kept = table.claimable.get(id(owners))
+    return kept if kept is not None and kept[0] is owners else None
+
+
 def _keep_claimable(
     table: _ActionTable,
     owners: tuple[int, ...],
@@ -271,18 +276,18 @@ def _keep_claimable(
 
 
 def _claimed(
-    state: GameState, table: _ActionTable, rid: int, seat: int, new_owners: tuple[int, ...]
+    state: GameState, table: _ActionTable, rid: int, owner: int, new_owners: tuple[int, ...]
 ) -> None:
     """Keep what :func:`_claimable` takes for ``new_owners``, the owners of
-    ``state``'s routes once ``seat`` has claimed route ``rid``, from what is
-    kept for ``state``'s own (if anything is), without a look at every route.
+    ``state``'s routes once ``owner`` (a seat or not) has claimed route ``rid``,
+    from what is kept for ``state``'s own (if anything is), without a look at
+    every route.
 
     Harmless if the claim is refused after all (a veto, a plugin's error): the
     entry is right for ``new_owners``, whatever becomes of that tuple.
     """
-    before = state.owners
-    kept = table.claimable.get(id(before))
-    if kept is None or kept[0] is not before:
+    kept = _kept_claimable(table, state.owners)
+    if kept is None:
         return  # worked out when first needed
     unclaimed = kept[1] & ~(1 << rid)
     unpartnered = kept[2]
@@ -290,7 +295,8 @@ def _claimed(
     partner = table.partner_bit[rid]
     if partner:
         unpartnered &= ~partner
-        masks = (*masks[:seat], masks[seat] & ~partner, *masks[seat + 1 :])
+        if 0 <= owner < len(masks):  # an owner that is no seat holds no hand
+            masks = (*masks[:owner], masks[owner] & ~partner, *masks[owner + 1 :])
     _keep_claimable(table, new_owners, unclaimed, unpartnered, masks)
 
 
@@ -604,7 +610,7 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
         payable = table.gray_reach[min(max(counts[:-1]) + wilds, top)]
         for n, row in zip(counts, table.reach, strict=False):
             payable |= row[min(n + wilds, top)]
-    payable &= (within_cars[cars if cars < top else top]) if cars > 0 else 0
+    payable &= within_cars[cars if cars < top else top] if cars > 0 else 0
     payable &= _claimable(state, table, seat)
     if payable:
         colour_length = table.colour_length
@@ -1103,8 +1109,6 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         length = board.routes[action.route].length
         paid = ((board.colors.index(action.color), length - action.wilds), *paid)
     changes = _claim_changes(state, action.player, action.route, paid)
-    table = _action_table(board, len(state.players))
-    _claimed(state, table, action.route, action.player, changes["owners"])
     if state.rules.after_claim:
         claimed = state.rules.run_after_claim(
             replace_state(state, **changes), action.player, action.route
@@ -1141,7 +1145,9 @@ def _claim_changes(
     """
     owners = list(state.owners)
     owners[route_id] = owner
-    changes: dict[str, Any] = {"owners": tuple(owners)}
+    new_owners = tuple(owners)
+    changes: dict[str, Any] = {"owners": new_owners}
+    _claimed(state, _action_table(state.board, len(state.players)), route_id, owner, new_owners)
     if not 0 <= owner < len(state.players):
         return changes
     board = state.board
