@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import GRAY, Board
+from .board import GRAY, Board, derive
 from .engine import (
     _action_table,
     _field_error,
@@ -98,7 +98,7 @@ def action_space(board: Board, players: int) -> ActionSpace:
     key = ("action_ids", players)
     space: ActionSpace | None = board.derived.get(key)
     if space is None:
-        space = board.derived[key] = _build(board, players)
+        space = derive(board, key, lambda: _build(board, players))
     return space
 
 

@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
-from .board import GRAY, Board
+from .board import GRAY, Board, derive
 from .determinize import determinize
 from .engine import apply
 from .errors import TtrError
@@ -172,8 +172,8 @@ class BoardGraph:
             wild=board.wild,
             ticket_spaces=joins[len(joins) // 2],
         )
-        board.derived[CACHE_KEY] = graph
-        return graph
+        kept = derive(board, CACHE_KEY, lambda: graph)  # one graph, whoever built first
+        return kept if isinstance(kept, BoardGraph) else graph
 
 
 # ---------------------------------------------------------------------------

@@ -9,8 +9,9 @@ map's rule numbers (:class:`MapRules`). Variant data printed on the board
 
 from __future__ import annotations
 
+import threading
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import attrs
@@ -22,6 +23,7 @@ WILD = "wild"
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class FrozenMap(Mapping[K, V]):
@@ -219,7 +221,8 @@ class Board:
     _spellings: Mapping[str, int] = attrs.field(init=False, repr=False)
     #: What the engine derives from this board (action tables, resolved rule
     #: sets), kept here so that it lives exactly as long as the board: a board
-    #: no game and no cache uses any more is freed with all of it.
+    #: no game and no cache uses any more is freed with all of it. Read it
+    #: freely (``derived.get``); write it only through :func:`derive`.
     derived: dict[Any, Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -284,3 +287,50 @@ class Board:
 
     def __repr__(self) -> str:
         return f"<Board {self.id!r}: {len(self.locations)} locations, {len(self.routes)} routes>"
+
+
+#: Held by every writer of a board's ``derived`` (readers take no lock): a fill
+#: is a check-then-act sequence, and an eviction looks over the dict, which no
+#: other thread may change meanwhile. One lock for all boards: it is held only
+#: to store, never while anything is built.
+_DERIVE_LOCK = threading.Lock()
+
+
+def derive(
+    board: Board,
+    key: Hashable,
+    build: Callable[[], T],
+    evict: Callable[[dict[Any, Any]], None] | None = None,
+) -> T:
+    """What ``build()`` derives from ``board``, kept in ``board.derived`` under
+    ``key`` (``build`` never returns ``None``).
+
+    Safe between threads: the look-up takes no lock (a ``dict.get`` is
+    atomic); a miss builds outside the lock, then stores under it unless
+    another thread stored first, so every caller gets the one object kept.
+    ``evict``, called under the lock just before a new value is stored, may
+    delete entries to keep the cache bounded.
+    """
+    found = board.derived.get(key)
+    if found is None:
+        made = build()
+        with _DERIVE_LOCK:
+            found = board.derived.get(key)
+            if found is None:
+                if evict is not None:
+                    evict(board.derived)
+                found = board.derived[key] = made
+    return found
+
+
+def evict_oldest(tag: str, most: int) -> Callable[[dict[Any, Any]], None]:
+    """An ``evict`` for :func:`derive` keeping at most ``most`` entries (the
+    new one included) whose key is a tuple starting with ``tag``: the oldest
+    stored go first."""
+
+    def evict(derived: dict[Any, Any]) -> None:
+        kept = [k for k in derived if type(k) is tuple and k and k[0] == tag]
+        for k in kept[: max(0, len(kept) + 1 - most)]:
+            del derived[k]
+
+    return evict

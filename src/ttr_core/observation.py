@@ -110,7 +110,7 @@ from typing import Any
 
 import attrs
 
-from .board import Board
+from .board import Board, derive, evict_oldest
 from .engine import new_game
 from .errors import ArgumentError, PlayerCountError, TtrError, printable
 from .plugin_manager import game_rules, resolve_variants
@@ -121,6 +121,9 @@ __all__ = ["ObservationEncoder", "ObservationError", "encoder_for_view", "observ
 
 #: The core's decision kinds, in the order of the ``pending[...]`` one-hot.
 CORE_KINDS: tuple[str, ...] = tuple(str(kind) for kind in PendingKind)
+
+#: Most encoders kept per board (configurations: players, variants, options).
+ENCODERS_KEPT = 64
 
 
 class ObservationError(TtrError, ValueError):
@@ -339,7 +342,13 @@ def observation_encoder(
     key = ("observation_encoder", players, rules.variants, rules.options)
     encoder: ObservationEncoder | None = board.derived.get(key)
     if encoder is None:
-        encoder = board.derived[key] = _build(board, players, rules.variants, rules.options)
+        # Kept per configuration, as many as the rule sets (options vary freely).
+        encoder = derive(
+            board,
+            key,
+            lambda: _build(board, players, rules.variants, rules.options),
+            evict_oldest("observation_encoder", ENCODERS_KEPT),
+        )
     return encoder
 
 

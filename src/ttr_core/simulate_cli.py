@@ -7,22 +7,31 @@
 
 Prints a progress bar on a terminal (with tqdm: ``pip install 'ttr-core[sim]'``)
 and the summary of :func:`ttr_core.simulation.format_summary` at the end.
+
+SIGTERM stops it as Ctrl-C does: the workers are ended, the files written so far
+are left as ``FILE.partial`` (a complete file is renamed to ``FILE`` only at the
+end), and it exits with status 143 (130 for Ctrl-C) and a one-line message.
 See docs/bots.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from types import FrameType
 from typing import IO, Any
 
 from .agents import AGENTS
 from .cli import _parse_options, add_game_arguments
 from .errors import GeneratedTicketsWarning, TtrError
 from .maploader import board_with_tickets, load_map
-from .simulation import GameResult, TableWriter, format_summary, simulate
+from .simulation import PARTIAL_SUFFIX, GameResult, TableWriter, format_summary, simulate
 
 __all__ = ["main"]
 
@@ -62,10 +71,14 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         metavar="FILE",
         help="write the per-game table, one row per seat of each game: .csv, or .parquet "
-        "(needs pyarrow)",
+        f"(needs pyarrow); written as FILE{PARTIAL_SUFFIX} and renamed to FILE only when "
+        f"every game is in, so a run cut short leaves only FILE{PARTIAL_SUFFIX}",
     )
     parser.add_argument(
-        "--records", metavar="FILE", help="write every game's JSON record, one per line"
+        "--records",
+        metavar="FILE",
+        help=f"write every game's JSON record, one per line (as FILE{PARTIAL_SUFFIX} "
+        "until complete, like --out)",
     )
     parser.add_argument(
         "--fixed-seats",
@@ -110,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     variants = None
     if args.variants is not None:
         variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    outputs: _Outputs | None = None
     try:
         options = _parse_options(args.option)
         with warnings.catch_warnings():
@@ -118,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.tickets is not None:
                 board = board_with_tickets(board, args.tickets)
         progress = sys.stderr.isatty() if args.progress is None else args.progress
-        with _Outputs(args.out, args.records) as outputs:
+        with _sigterm_stops(), _Outputs(args.out, args.records) as outputs:
             result = simulate(
                 board if args.tickets is not None else args.map,
                 args.players,
@@ -136,10 +150,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 chunk_size=args.chunk_size,
             )
     except (TtrError, OSError, ImportError) as exc:
-        return _fail(str(exc))
-    except KeyboardInterrupt:
-        print("ttr simulate: interrupted", file=sys.stderr)
-        return 130
+        return _fail(str(exc) + _left(outputs))
+    except KeyboardInterrupt as exc:
+        # The pool has ended its workers by now (ttr_core.simulation._run_pool).
+        stopped = isinstance(exc, _Terminated)
+        what = "stopped by SIGTERM" if stopped else "interrupted"
+        print(f"ttr simulate: {what}{_left(outputs)}", file=sys.stderr)
+        return 128 + signal.SIGTERM if stopped else 130
     print(format_summary(result.summary, top_routes=args.top_routes))
     where = {
         "local": "in this process",
@@ -162,34 +179,93 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _left(outputs: _Outputs | None) -> str:
+    """Where the games of a run cut short are, for its one-line message."""
+    if outputs is None or not outputs.kept:
+        return ""
+    games = "1 game" if outputs.games == 1 else f"{outputs.games:,} games"
+    return f"; the {games} finished are in {' and '.join(outputs.kept)}"
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that it stops the run as Ctrl-C does."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated
+
+
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM raises :class:`_Terminated` while the games run (only the main
+    thread can take signals; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
 class _Outputs:
-    """The per-game table and the records file, written in game order."""
+    """The per-game table and the records file, written in game order under
+    ``FILE.partial`` and renamed to their names only when the run is complete."""
 
     def __init__(self, table: str | None, records: str | None) -> None:
         self.wanted = table is not None or records is not None
+        self.games = 0
+        #: The partial files a run cut short left behind.
+        self.kept: list[str] = []
         self.table = None if table is None else TableWriter(table)
+        self.records_path = records
         self.records: IO[str] | None = None
         if records is not None:
             try:
-                self.records = open(records, "w", encoding="utf-8")  # noqa: SIM115
+                self.records = open(records + PARTIAL_SUFFIX, "w", encoding="utf-8")  # noqa: SIM115
+                with suppress(FileNotFoundError):
+                    os.remove(records)  # an older file would pass for this one
             except OSError:
-                self.close()
+                self.abort()
                 raise
 
     def __enter__(self) -> _Outputs:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: Any) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.abort()
 
     def add(self, game: GameResult) -> None:
         if self.table is not None:
             self.table.add(game)
         if self.records is not None and game.record is not None:
             self.records.write(game.record + "\n")
+        self.games += 1
 
     def close(self) -> None:
+        """Complete: the files get their names."""
         if self.table is not None:
             self.table.close()
         if self.records is not None:
             self.records.close()
+            os.replace(self.records.name, str(self.records_path))
+
+    def abort(self) -> None:
+        """Cut short: the files stay partial, or go if no game reached them."""
+        partial = []
+        if self.table is not None:
+            self.table.abort()
+            partial.append(self.table.partial_path)
+        if self.records is not None:
+            self.records.close()
+            partial.append(self.records.name)
+        if self.games:
+            self.kept = partial
+            return
+        for path in partial:
+            with suppress(OSError):
+                os.remove(path)

@@ -13,26 +13,41 @@ summary holds only whole numbers summed over games, so it is the same
 whatever the number of workers, the chunking or the scheduler.
 
 By default the games run in a process pool over the machine's cores, sent
-in chunks so that the cost per game stays small. Given a
+in chunks so that the cost per game stays small. The workers end with the
+simulation: an exception in the caller (Ctrl-C's ``KeyboardInterrupt``, a
+``SystemExit`` raised by a SIGTERM handler, a game that fails) ends them at
+once, and each worker ends by itself when the process that started it dies
+(killed, or ended by a signal it does not handle). Given a
 ``dask.distributed.Client`` (or a scheduler address), the chunks run on a
 Dask cluster instead: ``pip install 'ttr-core[dask]'``.
+
+A per-game table (:class:`TableWriter`, :func:`write_table`) is written under
+its name plus :data:`PARTIAL_SUFFIX` and renamed to its name only when it is
+complete, so a table cut short is never found under the name of a complete one.
 """
 
 from __future__ import annotations
 
 import csv
+import ctypes
 import hashlib
 import importlib
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
+import queue
 import random
+import signal
+import sys
+import threading
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager, suppress
 from typing import IO, Any
 
 import attrs
@@ -52,6 +67,7 @@ from .views import player_view
 __all__ = [
     "LOOPHOLES",
     "MAX_ACTIONS",
+    "PARTIAL_SUFFIX",
     "TABLE_COLUMNS",
     "WIN_UNIT",
     "AgentLine",
@@ -563,6 +579,9 @@ class _Chunk:
 
 
 _BOARDS: dict[str, Board] = {}
+#: Held while a board is loaded into _BOARDS: Dask runs chunks in threads, and
+#: ``warnings.catch_warnings`` changes the filters of the whole process.
+_BOARDS_LOCK = threading.Lock()
 
 
 def _board(spec: str | Board) -> Board:
@@ -571,13 +590,16 @@ def _board(spec: str | Board) -> Board:
     key = spec if isinstance(spec, str) else "fingerprint:" + map_fingerprint(spec)
     board = _BOARDS.get(key)
     if board is None:
-        with warnings.catch_warnings():
-            # Whoever started the simulation was told already.
-            warnings.simplefilter("ignore", GeneratedTicketsWarning)
-            board = load_map(spec) if isinstance(spec, str) else spec
-        if len(_BOARDS) >= 16:
-            _BOARDS.clear()
-        _BOARDS[key] = board
+        with _BOARDS_LOCK:
+            board = _BOARDS.get(key)
+            if board is None:
+                with warnings.catch_warnings():
+                    # Whoever started the simulation was told already.
+                    warnings.simplefilter("ignore", GeneratedTicketsWarning)
+                    board = load_map(spec) if isinstance(spec, str) else spec
+                if len(_BOARDS) >= 16:
+                    _BOARDS.clear()
+                _BOARDS[key] = board
     return board
 
 
@@ -893,17 +915,132 @@ def _run_pool(
     workers: int, job: _Job, chunks: Sequence[tuple[int, int]], collect: _Collector
 ) -> None:
     """The chunks in a pool of fresh (spawned) processes: the same on every platform,
-    and safe beside the threads of a progress bar."""
+    and safe beside the threads of a progress bar. Whatever stops the loop
+    (Ctrl-C, a SIGTERM handler's exception, a failed game) ends the workers
+    before it propagates; each worker also ends by itself if this process dies."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        futures = [pool.submit(_run_chunk, job, start, stop) for start, stop in chunks]
-        try:
-            for future in as_completed(futures):
-                collect(future.result())
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+    # Finished chunks arrive through done-callbacks, a few in flight per worker:
+    # as_completed over every chunk holds all their locks at once, and a Ctrl-C
+    # landing while it takes them leaves them held, so that the pool's own thread
+    # then blocks on them forever and the process never exits.
+    finished: queue.SimpleQueue[Future[_Chunk]] = queue.SimpleQueue()
+    waiting = iter(chunks)
+
+    def submit() -> bool:
+        for start, stop in waiting:
+            pool.submit(_run_chunk, job, start, stop).add_done_callback(finished.put)
+            return True
+        return False
+
+    try:
+        with _sigint_held():  # the workers are spawned by the first submits
+            running = sum(1 for _ in range(_IN_FLIGHT * workers) if submit())
+        while running:
+            try:
+                future = finished.get(timeout=_WATCH_EVERY)  # a timeout: Ctrl-C everywhere
+            except queue.Empty:
+                continue
+            collect(future.result())
+            running += submit() - 1
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown()
+
+
+#: Chunks sent ahead per worker: enough to keep it busy, few enough to cancel fast.
+_IN_FLIGHT = 3
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold SIGINT back in this thread (POSIX) while workers are spawned: they
+    start with it blocked too, so a Ctrl-C sent to the process group cannot
+    break their start-up before :func:`_worker_start` ignores it; this process
+    gets it as soon as the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+#: How long stopped workers get to end on SIGTERM before they are killed.
+_STOP_GRACE = 2.0
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End ``pool`` now: cancel the chunks not started and end the workers in the
+    middle of theirs (``shutdown`` alone would wait for every chunk started)."""
+    # The executor has no public way to end its workers before Python 3.14
+    # (terminate_workers); its process table is the one handle on them.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    deadline = time.monotonic() + _STOP_GRACE
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(_STOP_GRACE)
+
+
+#: ``prctl`` option: the signal a process gets when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
+
+#: How often a worker's watchdog looks whether its parent still runs, in seconds.
+_WATCH_EVERY = 0.5
+
+
+def _worker_start(parent: int) -> None:
+    """First thing in each worker process: make it end with ``parent``, its
+    starter, however that ends (a SIGKILL leaves it no chance to end them)."""
+    # Ctrl-C on a terminal signals the whole process group: the parent stops the
+    # workers, which would otherwise each print a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # blocked while it was spawned (_sigint_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # An ignored SIGTERM would survive into the worker and defeat terminate().
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):  # no prctl: the watchdog still works
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(
+                ctypes.c_int(_PR_SET_PDEATHSIG),
+                ctypes.c_ulong(signal.SIGTERM),
+                ctypes.c_ulong(0),
+                ctypes.c_ulong(0),
+                ctypes.c_ulong(0),
+            )
+    if os.getppid() != parent:  # it died before prctl could take effect
+        os._exit(1)
+    watchdog = threading.Thread(
+        target=_watch_parent, args=(parent,), name="ttr-simulate-watchdog", daemon=True
+    )
+    watchdog.start()
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker once ``parent`` has ended: the portable way (prctl is Linux's
+    only). A spawned worker's parent sentinel becomes ready when the parent ends,
+    on every platform; on POSIX the parent pid also changes (re-parenting)."""
+    started_by = multiprocessing.parent_process()
+    sentinel = None if started_by is None else started_by.sentinel
+    while True:
+        if sentinel is None:
+            time.sleep(_WATCH_EVERY)
+        elif multiprocessing.connection.wait([sentinel], timeout=_WATCH_EVERY):
+            break
+        if os.name == "posix" and os.getppid() != parent:
+            break
+    os._exit(1)
 
 
 def _dask() -> Any:
@@ -997,12 +1134,26 @@ def table_rows(game: GameResult) -> list[dict[str, Any]]:
     return rows
 
 
+#: Added to a table's name while it is written: renamed away only once it is complete.
+PARTIAL_SUFFIX = ".partial"
+
+
 class TableWriter:
     """Writes the per-game table as games come: CSV (standard library) or Parquet
     (needs pyarrow: ``pip install pyarrow``), by ``format`` or else the file's
     extension (``.csv``; ``.parquet`` or ``.pq``). Use as a context manager;
     :meth:`add` takes one game. Parquet rows are written in row groups of
-    :attr:`BATCH`."""
+    :attr:`BATCH`.
+
+    The rows go to :attr:`partial_path` (the name plus :data:`PARTIAL_SUFFIX`,
+    in the same folder), and a file already at the final name is removed at
+    the start. :meth:`close` (the ``with`` block ending normally) finishes the
+    file and renames it to its name in one step (``os.replace``); :meth:`abort`
+    (the block ending in an exception: an error, Ctrl-C, a SIGTERM handled)
+    finishes it as it is and leaves it under the partial name. So a table at
+    the final name is always complete, and one cut short, even by a kill
+    that runs no code at all, is only ever found as ``NAME.partial``.
+    """
 
     BATCH = 20_000
 
@@ -1021,6 +1172,8 @@ class TableWriter:
         if format not in ("csv", "parquet"):
             raise SimulationError(f"table format must be csv or parquet, not {format!r}")
         self.format = format
+        #: Where the rows are written until the table is complete.
+        self.partial_path = self.path + PARTIAL_SUFFIX
         self._rows: list[dict[str, Any]] = []
         self._parquet: Any = None
         self._arrow: Any = None
@@ -1035,16 +1188,28 @@ class TableWriter:
                 raise SimulationError(
                     "writing Parquet needs pyarrow: pip install pyarrow (or write a .csv)"
                 ) from exc
+            self._parquet = self._pq.ParquetWriter(self.partial_path, self._schema())
         else:
-            self._file = open(self.path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+            self._file = open(self.partial_path, "w", encoding="utf-8", newline="")  # noqa: SIM115
             self._csv = csv.DictWriter(self._file, TABLE_COLUMNS)
             self._csv.writeheader()
+        try:
+            # An older table left at the name would pass for this one if this is cut short.
+            with suppress(FileNotFoundError):
+                os.remove(self.path)
+        except OSError:
+            self._finish()
+            os.remove(self.partial_path)
+            raise
 
     def __enter__(self) -> TableWriter:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.abort()
 
     def add(self, game: GameResult) -> None:
         """Write one game's rows."""
@@ -1066,24 +1231,37 @@ class TableWriter:
         return pa.schema([(name, types.get(name, pa.int64())) for name in TABLE_COLUMNS])
 
     def _flush(self) -> None:
-        if self._parquet is None:
-            self._parquet = self._pq.ParquetWriter(self.path, self._schema())
         if not self._rows:
             return
         table = self._arrow.Table.from_pylist(self._rows, schema=self._parquet.schema)
         self._parquet.write_table(table)
         self._rows = []
 
-    def close(self) -> None:
-        """Finish the file."""
+    def _finish(self) -> bool:
+        """Write what is left and close the file; False if it was closed already."""
         if self._file is not None:
             self._file.close()
             self._file = None
-        if self._pq is not None:
-            self._flush()
-            if self._parquet is not None:
+            return True
+        if self._parquet is not None:
+            try:
+                self._flush()
+            finally:
                 self._parquet.close()
                 self._parquet = None
+            return True
+        return False
+
+    def close(self) -> None:
+        """Finish the file and give it its name: the table is complete. (After
+        :meth:`abort`, nothing.)"""
+        if self._finish():
+            os.replace(self.partial_path, self.path)
+
+    def abort(self) -> None:
+        """Finish the file as it is and leave it at :attr:`partial_path`: the
+        table was cut short. (After :meth:`close`, nothing.)"""
+        self._finish()
 
 
 def write_table(
