@@ -118,7 +118,7 @@ def hidden(state: GameState, viewer: int) -> tuple[Any, ...]:
 
 @pytest.mark.parametrize(("map", "players", "variants"), CONFIGS, ids=IDS)
 @settings(max_examples=25)
-@given(seed=st.integers(0, 2**32), actions=st.integers(0, 400), deal=st.integers())
+@given(seed=st.integers(0, 2**32), actions=st.integers(0, 400), deal=st.integers(0, 2**256 - 1))
 def test_a_determinized_state_agrees_with_the_view_and_plays_to_the_end(
     map: str, players: int, variants: Sequence[str] | None, seed: int, actions: int, deal: int
 ) -> None:
@@ -426,7 +426,10 @@ def test_a_view_and_an_int_seed_are_required() -> None:
     for seed in ("1", 1.0, True, None):
         with pytest.raises(ArgumentError, match="seed"):
             determinize(view, seed)  # type: ignore[arg-type]
-    assert isinstance(determinize(view, -(2**80)), GameState)
+    for seed in (-1, -(2**80), 2**256):  # new_game's range: 0 to 2**256 - 1
+        with pytest.raises(ArgumentError, match="2\\*\\*256"):
+            determinize(view, seed)
+    assert isinstance(determinize(view, 2**256 - 1), GameState)
 
 
 @pytest.mark.parametrize(

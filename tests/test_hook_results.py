@@ -499,7 +499,7 @@ def test_bad_advice_for_bots(install: Any, result: str, fragment: str) -> None:
 
 def test_advice_for_bots_is_summed_over_variants(install: Any) -> None:
     install("ttr_agent_route_costs", lambda view: [1] * len(view.board.routes))
-    state = game(["bad", "tolls"])
+    state = ttr_core.new_game("nederland", 2, seed=1, variants=["bad", "tolls"])  # a map with tolls
     view = ttr_core.player_view(state, 0)
     tolls = [route.extra.get("toll", 0) for route in state.board.routes]
     assert state.rules.run_agent_route_costs(view) == [1 + toll / 3 for toll in tolls]

@@ -363,7 +363,7 @@ def test_render_after_steps_names_the_last_action_publicly() -> None:
     keep = ttr_core.legal_action_ids(state)[0]
     base.step(keep)
     text = str(base.render())
-    assert "last: player_0 keeps" in text
+    assert "last: player_0 kept" in text
     names = [f"{t.a}–{t.b}" for t in state.board.tickets]
     assert not any(name in text for name in names)  # no ticket named
 

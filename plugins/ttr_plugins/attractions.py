@@ -45,6 +45,7 @@ def ttr_map_fields() -> Sequence[MapField]:
             type=bool,
             default=False,
             doc="the location is a tourist attraction (New York)",
+            needed=True,  # without attractions the variant scores nothing
         )
     ]
 

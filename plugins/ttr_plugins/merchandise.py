@@ -78,6 +78,12 @@ def ttr_variant_state_types() -> Mapping[str, Any]:
 
 
 @hookimpl
+def ttr_view_types(players: int) -> Mapping[str, Any]:
+    # Every seat's count, one entry per seat, and the deck's.
+    return {f"{NAME}.held": tuple.__class_getitem__((int,) * players), f"{NAME}.deck": int}
+
+
+@hookimpl
 def ttr_options() -> Sequence[VariantOption]:
     return [
         VariantOption(
@@ -95,6 +101,7 @@ def ttr_map_fields() -> Sequence[MapField]:
             type=bool,
             default=False,
             doc="the route shows cart symbols: claiming it draws a merchandise card (Amsterdam)",
+            needed=True,  # without cart symbols nobody ever draws a card
         )
     ]
 
@@ -169,7 +176,7 @@ def ttr_check_state(state: GameState) -> list[str]:
     problems = []
     if len(current.held) != state.num_players:
         problems.append(
-            f"{NAME}: held has {len(current.held)} entries for {state.num_players} seats"
+            f"{NAME}.held: held has {len(current.held)} entries for {state.num_players} seats"
         )
     if current.deck < 0 or any(n < 0 for n in current.held):
         problems.append(f"{NAME}: card counts cannot be negative")

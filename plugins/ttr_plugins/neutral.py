@@ -135,6 +135,18 @@ def ttr_variant_state_types() -> Mapping[str, Any]:
 
 
 @hookimpl
+def ttr_view_types() -> Mapping[str, Any]:
+    return {
+        f"{NAME}.marker": int,
+        f"{NAME}.round": int,
+        f"{NAME}.cars": int,
+        f"{NAME}.routes": tuple[int, ...],
+        f"{NAME}.revealed": int | None,
+        f"{NAME}.stopped": str,
+    }
+
+
+@hookimpl
 def ttr_options() -> Sequence[VariantOption]:
     return [
         VariantOption("cars", int, CARS, "trains of the neutral player", low=1, high=200),

@@ -90,6 +90,12 @@ def ttr_variant_state_types() -> Mapping[str, Any]:
 
 
 @hookimpl
+def ttr_view_types(players: int) -> Mapping[str, Any]:
+    # A seat sees its own value and every seat's loans: one entry per seat.
+    return {f"{NAME}.holdings": int, f"{NAME}.loans": tuple.__class_getitem__((int,) * players)}
+
+
+@hookimpl
 def ttr_options() -> Sequence[VariantOption]:
     return [
         VariantOption(
@@ -113,6 +119,7 @@ def ttr_map_fields() -> Sequence[MapField]:
             type=int,
             default=0,
             doc="the bridge toll printed beside the route (Nederland)",
+            needed=True,  # tolls on a map without a toll would change nothing but the bonus
         )
     ]
 
@@ -293,10 +300,11 @@ def ttr_check_state(state: GameState) -> list[str]:
     seats = state.num_players
     problems = []
     for name, values in (("holdings", current.holdings), ("loans", current.loans)):
+        # Named by the field's path below variant_state: "tolls.loans: ...".
         if len(values) != seats:
-            problems.append(f"{NAME}: {name} has {len(values)} entries for {seats} seats")
+            problems.append(f"{NAME}.{name}: {name} has {len(values)} entries for {seats} seats")
         if any(v < 0 for v in values):
-            problems.append(f"{NAME}: {name} cannot be negative")
+            problems.append(f"{NAME}.{name}: {name} cannot be negative")
     if current.bank_received < 0 or current.bank_paid < 0:
         problems.append(f"{NAME}: the bank's totals cannot be negative")
     start = state.rules.option(NAME, "start_value")

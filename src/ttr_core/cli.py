@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from .board import Board
-from .errors import GeneratedTicketsWarning, OptionError, TtrError
+from .errors import ArgumentError, GeneratedTicketsWarning, OptionError, TtrError
 from .maploader import GENERATED, available_maps, board_with_tickets, load_map
-from .narrate import describe, other_claims
+from .narrate import describe_after, other_claims
 from .plugin_manager import available_variants, broken_variants, variant_options
 from .scoring import FinalScores, final_scores
 from .serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
@@ -106,6 +106,13 @@ def _replay_parser() -> argparse.ArgumentParser:
         help="also draw the board after every turn as DIR/turn-000.svg, turn-001.svg, ... "
         "(turn-000: after the starting tickets; the last: the end of the record)",
     )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="tell the game as seat N saw it: no card drawn blind or ticket of another seat "
+        "named (default: everything)",
+    )
     return parser
 
 
@@ -116,6 +123,8 @@ def _replay(argv: Sequence[str]) -> int:
         with open(args.file, encoding="utf-8") as stream:
             text = stream.read(MAX_TEXT + 1)
         record: GameRecord = from_json(text, GameRecord)
+        if args.seat is not None and not 0 <= args.seat < record.players:
+            raise ArgumentError(f"--seat must be a seat from 0 to {record.players - 1}")
         states = list(replay(record, board=args.map))
         if args.svg is not None:
             written = _write_turn_pictures(states, args.svg)
@@ -134,7 +143,7 @@ def _replay(argv: Sequence[str]) -> int:
             when = f"turn {before.turn + 1}"
         else:  # a variant's decision between turns
             when = f"after {before.turn}"
-        print(f"{when:>9} · seat {action.player}: {describe(before, action, after)}")
+        print(f"{when:>9} · {describe_after(before, action, after, args.seat)}")
         for line in other_claims(before, after):
             print(f"{'':>9}   {line}")
     final = states[-1]

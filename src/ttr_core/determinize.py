@@ -17,7 +17,8 @@ from typing import Any
 import attrs
 
 from .board import Board
-from .errors import ArgumentError, PluginError, TtrError
+from .engine import SEED_LIMIT
+from .errors import ArgumentError, PluginError, TtrError, show
 from .plugin_manager import GameRules, game_rules
 from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState
 from .views import PlayerView, SeatView, player_view
@@ -48,7 +49,8 @@ def determinize(view: PlayerView, seed: int) -> GameState:
 
     The same view and seed always give the same state; different seeds give
     different deals. Raises :class:`ArgumentError` for an argument that is
-    not a :class:`PlayerView` or an ``int`` seed, or a view that no state
+    not a :class:`PlayerView` or an ``int`` seed from 0 to ``2**256 - 1`` (as
+    :func:`new_game` takes), or a view that no state
     could give (counts that do not add up); :class:`PluginError` if a
     variant of the game keeps state but has no ``ttr_determinize`` hook, or
     its hook rebuilds state that the seat would see differently.
@@ -56,7 +58,10 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     if not isinstance(view, PlayerView):
         raise ArgumentError(f"view must be a PlayerView, not {type(view).__name__}")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ArgumentError(f"seed must be an int, not {seed!r}")
+        raise ArgumentError(f"seed must be an int, not {show(seed)}")
+    if not 0 <= seed < SEED_LIMIT:
+        # The same range as new_game's: a seed is a whole number of 256 bits.
+        raise ArgumentError(f"seed must be a whole number from 0 to 2**256 - 1, not {show(seed)}")
     rules = _rules(view)
     rebuilt = {impl.variant for impl in rules.determinize}
     for impl in rules.setup:
@@ -274,6 +279,8 @@ def _core_state(view: PlayerView, rules: GameRules, rng: random.Random) -> GameS
         turn=view.turn,
         shuffles=view.shuffles,
         termination=view.termination,
+        ply=view.ply,
+        forfeit=view.forfeit,
     )
 
 

@@ -17,7 +17,7 @@ import difflib
 import math
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, get_origin
 
 import attrs
 
@@ -104,6 +104,8 @@ def map_fields(impl: HookImpl, result: object) -> tuple[MapField, ...]:
             _bad(impl, f"declares a field named {field.name!r}: names are identifiers")
         if not _valid_default(field):
             _bad(impl, f"declares field {field.name!r} with a default of the wrong type")
+        if not isinstance(field.needed, bool):
+            _bad(impl, f"declares field {field.name!r} with needed = {_kind(field.needed)}")
     return tuple(fields)
 
 
@@ -519,4 +521,9 @@ def declarations(impl: HookImpl, result: object, what: str) -> dict[str, Any]:
         for key, cls in result.items():
             if not (isinstance(cls, type) and issubclass(cls, Action) and attrs.has(cls)):
                 _bad(impl, f"declared {key!r} as {show(cls)}, not an attrs subclass of Action")
+    else:
+        for key, kind in result.items():
+            # A class or a type form (tuple[int, ...], int | None): what the converter reads.
+            if not isinstance(kind, type) and get_origin(kind) is None:
+                _bad(impl, f"declared {key!r} as {show(kind)}, not a type")
     return dict(result)

@@ -81,6 +81,10 @@ class MapField:
     key in the entry; ``type`` one of ``bool``, ``int``, ``str``,
     :data:`LOCATION` or :data:`ROUTE`; ``default`` the value entries without
     the key get; ``doc`` a sentence for the map format documentation.
+    ``needed``: the variant cannot be played on a map none of whose entries
+    gives the field a value other than its default (tolls on a map without a
+    toll): a variant declaring needed fields is refused
+    (:class:`ttr_core.GameConfigError`) on a map that lacks every one of them.
     """
 
     table: str
@@ -88,6 +92,7 @@ class MapField:
     type: type | str
     default: Any
     doc: str = ""
+    needed: bool = False
 
 
 #: The value types a variant option may have.
@@ -315,6 +320,26 @@ def ttr_variant_state_types() -> Mapping[str, Any] | None:
     cannot be saved.
 
     :return: a mapping key → type, or ``None``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_view_types(board: Board, players: int) -> Mapping[str, Any] | None:
+    """Declare the types of what the plugin shows in player views, so that a view
+    read from JSON is checked.
+
+    Called when ``ttr_core.from_json`` reads a :class:`ttr_core.PlayerView`
+    of a game with the variant, with that game's board and player count.
+    Maps each key the plugin's :func:`ttr_player_view` shows to its type, as
+    :func:`ttr_variant_state_types` does; a value with one entry per seat is
+    a tuple of that length (``tuple[int, int, int]`` for 3 players). A view
+    read must show exactly these keys, each of its type, or it is refused
+    with :class:`ttr_core.DataError` naming the key
+    (``variants.tolls.loans``). Without this hook, the plugin's keys are read
+    as any JSON value.
+
+    :return: a mapping view key → type, or ``None``.
     """
     raise NotImplementedError
 

@@ -20,6 +20,7 @@ by ``ttr_core.testing`` (see ``docs/testing.md``).
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, cast
@@ -146,7 +147,10 @@ class GamePlay:
 # The registry
 # ---------------------------------------------------------------------------
 
+#: Replaced, never changed in place (copy on write, under the lock): a check
+#: running in another thread looks over the registry it read.
 _REGISTRY: dict[str, Invariant] = {}
+_REGISTRY_LOCK = threading.Lock()
 
 
 def register_invariant(inv: Invariant) -> Invariant:
@@ -155,13 +159,19 @@ def register_invariant(inv: Invariant) -> Invariant:
         raise ValueError(f"an invariant's kind is one of {', '.join(_KINDS)}, not {inv.kind!r}")
     if inv.every < 1:
         raise ValueError(f"an invariant's 'every' is at least 1, not {inv.every}")
-    _REGISTRY[inv.name] = inv
+    global _REGISTRY
+    with _REGISTRY_LOCK:
+        _REGISTRY = {**_REGISTRY, inv.name: inv}
     return inv
 
 
 def unregister_invariant(name: str) -> None:
     """Remove the invariant called ``name`` from the registry (``KeyError`` if absent)."""
-    del _REGISTRY[name]
+    global _REGISTRY
+    with _REGISTRY_LOCK:
+        if name not in _REGISTRY:
+            raise KeyError(name)
+        _REGISTRY = {key: inv for key, inv in _REGISTRY.items() if key != name}
 
 
 def invariant(
@@ -875,8 +885,11 @@ def _random_core_action(state: GameState, rng: random.Random) -> Action:
 
 def claims_are_permanent(before: GameState, action: Action, after: GameState) -> Iterator[str]:
     """What is settled stays settled: a claimed route keeps its owner, a kept ticket
-    stays kept, cars never come back, turns and shuffles never go back, and the
-    final round, once started, only counts down."""
+    stays kept, cars never come back, turns and shuffles never go back, the
+    move counter (``ply``) counts each action once, and the final round, once
+    started, only counts down."""
+    if after.ply != before.ply + 1:
+        yield f"ply went from {before.ply} to {after.ply}, not up by one action"
     for rid, (was, now) in enumerate(zip(before.owners, after.owners, strict=True)):
         if was != UNCLAIMED and now != was:
             yield f"route {rid} changed owner from {was} to {now}"

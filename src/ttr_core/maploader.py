@@ -13,6 +13,7 @@ import functools
 import os
 import re
 import reprlib
+import threading
 import tomllib
 import unicodedata
 import warnings
@@ -23,7 +24,19 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket, name_key
+from .board import (
+    GRAY,
+    WILD,
+    Board,
+    Location,
+    MapRules,
+    Provenance,
+    Route,
+    Ticket,
+    derive,
+    evict_oldest,
+    name_key,
+)
 from .errors import (
     ArgumentError,
     GeneratedTicketsWarning,
@@ -1434,6 +1447,16 @@ def available_maps() -> tuple[str, ...]:
     return tuple(sorted({path.stem for path in _builtin_index().values()}))
 
 
+def builtin_map(name: str) -> Board | None:
+    """The built-in map named ``name`` (file name, id or alias; any case), or
+    ``None``: never a file outside the built-in maps, whatever ``name`` is."""
+    path = _builtin_index().get(name.lower()) if type(name) is str else None
+    if path is None:
+        return None
+    stat, resolved = _stat(path)
+    return _load_file(resolved, stat.st_mtime_ns, stat.st_size, plugins_generation())
+
+
 def load_map(name_or_path: str | os.PathLike[str]) -> Board:
     """Load a built-in map by name (or alias), or a map file by path.
 
@@ -1494,10 +1517,26 @@ def _read(path: str | Path, source: str, kind: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-@functools.lru_cache(maxsize=16)
-def _load_file(path: str, _mtime_ns: int, _size: int, _plugins: int) -> Board:
+#: Map files kept loaded (and ticket decks per board): the ones used last.
+_FILES_KEPT = 16
+#: Held while a map file is looked up or loaded (reentrant: a plugin's map
+#: check may load another map).
+_LOAD_LOCK = threading.RLock()
+
+
+def _load_file(path: str, mtime_ns: int, size: int, plugins: int) -> Board:
+    """The board of a map file in this state, loaded once (kept while the file
+    is one of the last used). Under a lock, so that threads loading one file
+    at once parse it once and share one board: ``lru_cache`` alone would run
+    the parse in each of them."""
+    with _LOAD_LOCK:
+        return _cached_file(path, mtime_ns, size, plugins)
+
+
+@functools.lru_cache(maxsize=_FILES_KEPT)
+def _cached_file(path: str, _mtime_ns: int, _size: int, _plugins: int) -> Board:
     name = Path(path).name
-    return _parse_map(_read(path, name, "map"), name, stacklevel=4)
+    return _parse_map(_read(path, name, "map"), name, stacklevel=5)  # naming load_map's caller
 
 
 # ---------------------------------------------------------------------------
@@ -1599,5 +1638,7 @@ def board_with_tickets(board: Board, deck: str | os.PathLike[str]) -> Board:
     if missing > 0:
         fields = {f.name: f for f in declared_map_fields() if f.table == "tickets"}
         playing = _with_generated_tickets(playing, missing, fields, stacklevel=4)
-    board.derived[key] = playing
-    return playing
+    # One board per deck file, whichever thread read it first; the decks
+    # played last are kept, as many as load_map keeps map files.
+    kept: Board = derive(board, key, lambda: playing, evict_oldest("tickets", _FILES_KEPT))
+    return kept

@@ -1,8 +1,13 @@
-"""Actions in words, for people reading a replayed game (``ttr replay``).
+"""Actions in words: one line per action, for a replay or for one seat.
 
-A replay shows everything: the cards drawn blind and the tickets offered
-are named, as a game's record holds them. Never send these lines to a
-player during play.
+:func:`describe` tells an action as a given seat may know it. With no seat
+(a replay of a finished game) every card drawn blind and every ticket is
+named; the acting seat gets the same detail about its own action; any other
+seat gets only what its view shows — how many tickets were drawn or kept,
+never which, and no card drawn from the deck. Claims, face-up cards and
+passes are public. A variant's own action is named by its class, and its
+fields shown only to the acting seat or a replay: the library cannot know
+which of them the other seats may see.
 """
 
 from __future__ import annotations
@@ -12,46 +17,87 @@ from collections.abc import Iterable
 import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .engine import apply, check_state, what
+from .errors import ArgumentError
 from .state import GameState
 from .views import non_seat_owners
 
 
-def describe(before: GameState, action: Action, after: GameState) -> str:
-    """What ``action`` did, taking ``before`` to ``after``, in one line."""
+def describe(state: GameState, action: Action, seat: int | None = None) -> str:
+    """What ``action`` does in ``state``, in one line, as ``seat`` may know it.
+
+    ``state`` is the state before the action; ``action`` must be legal in it
+    (it is applied to learn what was drawn: :class:`IllegalAction`
+    otherwise). ``seat=None`` names everything (a replay); the acting seat
+    learns everything about its own action; any other seat only what its
+    player view shows ("Seat 2 drew a card from the deck", "Seat 0 kept 2
+    tickets"). Raises :class:`ArgumentError` for a ``state`` that is not a
+    :class:`GameState`, an ``action`` that is not an :class:`Action`, or a
+    ``seat`` that is neither ``None`` nor one of the game's seats.
+    """
+    check_state(state)
+    if not isinstance(action, Action):
+        raise ArgumentError(f"action must be a ttr_core.Action, not {what(action)}")
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players
+    ):
+        raise ArgumentError(
+            f"seat must be None or a seat from 0 to {state.num_players - 1}, not {what(seat)}"
+        )
+    return describe_after(state, action, apply(state, action), seat)
+
+
+def describe_after(
+    before: GameState, action: Action, after: GameState, seat: int | None = None
+) -> str:
+    """:func:`describe` for a caller that holds the state after the action already
+    (``after == apply(before, action)``, not checked)."""
+    full = seat is None or seat == action.player
+    return f"Seat {action.player} {predicate(before, action, after, full=full)}"
+
+
+def predicate(before: GameState, action: Action, after: GameState, *, full: bool) -> str:
+    """What the acting seat did ("drew a card from the deck"): everything when
+    ``full``, else only what every seat may see."""
     board = before.board
-    seat = action.player
     if isinstance(action, DrawBlind):
-        gained = _gained(before, after, seat)
-        return f"draws {gained or 'a card'} from the deck"
+        gained = _gained(before, after, action.player) if full else ""
+        return f"drew {gained or 'a card'} from the deck"
     if isinstance(action, DrawFaceUp):
         card = before.display[action.slot]
         name = "?" if card is None else board.card_names[card]
-        return f"takes the face-up {name} card"
+        return f"took the face-up {name} card"
     if isinstance(action, ClaimRoute):
         route = board.routes[action.route]
         paid = []
-        if action.color is not None:
+        if action.color is not None and route.length > action.wilds:
             paid.append(f"{route.length - action.wilds} {action.color}")
         if action.wilds:
             paid.append(f"{action.wilds} {board.wild_name}")
         return (
-            f"claims {route.a}–{route.b} ({route.color} {route.length}, "
+            f"claimed {route.a}–{route.b} ({route.color} {route.length}, "
             f"{_points(board.rules.route_points[route.length])}) with {' + '.join(paid)}"
         )
     if isinstance(action, DrawTickets):
         offered = after.pending.offered if after.pending is not None else ()
-        return f"draws tickets {_tickets(before, offered)}"
+        if full:
+            return f"drew {_tickets(before, offered)}"
+        return f"drew {_count(len(offered), 'ticket')}"
     if isinstance(action, KeepTickets):
-        kept = sorted(action.tickets)
-        return f"keeps {_tickets(before, kept)}"
+        if full:
+            return f"kept {_tickets(before, sorted(action.tickets))}"
+        return f"kept {_count(len(action.tickets), 'ticket')}"
     if isinstance(action, Pass):
-        return "passes (no other action is possible)"
+        return "passed (no other action was possible)"
+    kind = type(action).__name__
+    if not full:
+        return f"played {kind}"
     fields = ", ".join(
         f"{f.name}={getattr(action, f.name)!r}"
         for f in attrs.fields(type(action))
         if f.name != "player"
     )
-    return f"{type(action).__name__}({fields})"
+    return f"played {kind}({fields})"
 
 
 def _gained(before: GameState, after: GameState, seat: int) -> str:
@@ -59,13 +105,23 @@ def _gained(before: GameState, after: GameState, seat: int) -> str:
     new = after.players[seat].hand.counts
     names = before.board.card_names
     cards = [names[c] for c, (a, b) in enumerate(zip(old, new, strict=True)) for _ in range(b - a)]
-    return ", ".join(cards)
+    if not cards:
+        return ""
+    return ", ".join(f"a {name} card" for name in cards)
 
 
 def _tickets(state: GameState, ids: Iterable[int]) -> str:
     tickets = state.board.tickets
-    shown = [f"{tickets[t].a}–{tickets[t].b} ({tickets[t].points})" for t in ids]
-    return "; ".join(shown) if shown else "none"
+    shown = [f"{t} ({tickets[t].a}–{tickets[t].b}, {tickets[t].points})" for t in ids]
+    if not shown:
+        return "no ticket"
+    if len(shown) == 1:
+        return f"ticket {shown[0]}"
+    return f"tickets {', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def other_claims(before: GameState, after: GameState) -> list[str]:

@@ -57,11 +57,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from .action_ids import action_from_id, action_space, check_all_numbered, legal_action_mask
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .actions import Action
 from .board import Board
 from .engine import apply, new_game, what
 from .errors import ArgumentError, IllegalAction, Reason, show
-from .narrate import describe, other_claims
+from .narrate import other_claims, predicate
 from .observation import observation_encoder
 from .scoring import FinalScores, final_scores
 from .state import GameState
@@ -366,17 +366,7 @@ def _action_id(action: object, agent: str) -> int:
 
 def _public_line(before: GameState, action: Action, after: GameState) -> str:
     """The action as every player saw it (no card drawn blind, no ticket named)."""
-    if isinstance(action, DrawBlind):
-        text = "draws a card from the deck"
-    elif isinstance(action, DrawTickets):
-        text = "draws tickets"
-    elif isinstance(action, KeepTickets):
-        kept = len(action.tickets)
-        text = f"keeps {kept} ticket{'s' if kept != 1 else ''}"
-    elif isinstance(action, ClaimRoute | DrawFaceUp | Pass):
-        text = describe(before, action, after)
-    else:  # pragma: no cover - games with actions of their own are refused
-        text = type(action).__name__
+    text = predicate(before, action, after, full=False)
     lines = [f"player_{action.player} {text}", *other_claims(before, after)]
     return "; ".join(lines)
 

@@ -16,11 +16,12 @@ results checked (see :mod:`ttr_core.hookcheck`).
 
 from __future__ import annotations
 
-import functools
 import inspect
 import os
 import random
+import re
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
@@ -29,8 +30,15 @@ import attrs
 import pluggy
 
 from . import hookcheck, hookspecs
-from .board import Board
-from .errors import GameConfigError, OptionError, PluginError, TtrError, UnknownVariantError
+from .board import Board, Location, Route, Ticket, derive
+from .errors import (
+    GameConfigError,
+    OptionError,
+    PluginError,
+    TtrError,
+    UnknownVariantError,
+    show,
+)
 from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, NonSeatOwner, VariantOption
 
 if TYPE_CHECKING:
@@ -38,6 +46,11 @@ if TYPE_CHECKING:
     from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
     from .views import PlayerView
+
+#: Longest variant name :func:`register_variant` takes.
+MAX_VARIANT_NAME = 64
+#: What a variant name looks like: a short identifier ("tolls", "longest_route").
+VARIANT_NAME = re.compile(rf"[A-Za-z0-9_][A-Za-z0-9_.\-]{{0,{MAX_VARIANT_NAME - 1}}}")
 
 #: Set ``TTR_TRACE_HOOKS=1`` to print every hook call (hook and variant) to stderr.
 TRACE_ENV = "TTR_TRACE_HOOKS"
@@ -151,6 +164,13 @@ def _inspect(name: str, obj: object) -> Plugin:
                     hook=hook,
                 )
             impls[hook] = HookImpl(name, hook, impl.function, tuple(impl.argnames))
+    if not impls:
+        # Anything registers with pluggy (an int, None); a plugin implements a hook.
+        raise PluginError(
+            f"variant plugin {name!r} implements no hook: expected an object or module with "
+            f"functions marked @ttr_core.hookimpl, not {show(obj)}",
+            variant=name,
+        )
     fields: tuple[MapField, ...] = ()
     if "ttr_map_fields" in impls:
         fields = hookcheck.map_fields(impls["ttr_map_fields"], impls["ttr_map_fields"]())
@@ -160,10 +180,29 @@ def _inspect(name: str, obj: object) -> Plugin:
     return Plugin(name, obj, impls, fields, options)
 
 
-@functools.cache
+#: Held by whoever changes the set of plugins (discovery, registration, a
+#: plugin found broken). Readers take no lock: the dicts below are never
+#: changed once published, only replaced (copy on write), so a reader
+#: iterates a snapshot no thread changes. Reentrant: a plugin may register
+#: another while it is imported.
+_PLUGINS_LOCK = threading.RLock()
+_discovered: tuple[dict[str, Plugin], dict[str, str]] | None = None
+
+
 def _entry_point_plugins() -> tuple[dict[str, Plugin], dict[str, str]]:
     """The entry-point plugins: those that load and pass the checks, and the
-    broken ones with what is wrong with each."""
+    broken ones with what is wrong with each (looked for once, by one thread)."""
+    global _discovered
+    found = _discovered
+    if found is None:
+        with _PLUGINS_LOCK:
+            found = _discovered
+            if found is None:
+                found = _discovered = _discover()
+    return found
+
+
+def _discover() -> tuple[dict[str, Plugin], dict[str, str]]:
     good: dict[str, Plugin] = {}
     broken: dict[str, str] = {}
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_discovery_order):
@@ -255,32 +294,45 @@ def register_variant(name: str, plugin: object) -> None:
     earlier plugin.
     """
     if not isinstance(name, str) or not name:
-        raise PluginError(f"a variant name must be a non-empty string, not {name!r}")
+        raise PluginError(f"a variant name must be a non-empty string, not {show(name)}")
+    if not VARIANT_NAME.fullmatch(name):
+        raise PluginError(
+            f"a variant name is up to {MAX_VARIANT_NAME} letters, digits, '_', '.' or '-', "
+            f"starting with a letter, digit or '_', not {show(name)}"
+        )
+    global _registered, _failed
     checked = _inspect(name, plugin)
-    _check_field_clash(checked, (p for n, p in installed_plugins().items() if n != name))
-    _registered[name] = checked
-    _failed.pop(name, None)
-    _plugins_changed()
+    with _PLUGINS_LOCK:
+        _check_field_clash(checked, (p for n, p in installed_plugins().items() if n != name))
+        _registered = {**_registered, name: checked}
+        _failed = {n: e for n, e in _failed.items() if n != name}
+        _plugins_changed()
 
 
 def unregister_variant(name: str) -> None:
     """Forget a variant registered with :func:`register_variant`."""
-    if _registered.pop(name, None) is not None:
-        _failed.pop(name, None)
-    _plugins_changed()
+    global _registered, _failed
+    with _PLUGINS_LOCK:
+        if name in _registered:
+            _registered = {n: p for n, p in _registered.items() if n != name}
+            _failed = {n: e for n, e in _failed.items() if n != name}
+        _plugins_changed()
 
 
 def rescan_entry_points() -> None:
     """Look for entry-point plugins again (after installing a package in a running process)."""
-    _entry_point_plugins.cache_clear()
-    _failed.clear()
-    _plugins_changed()
+    global _discovered, _failed
+    with _PLUGINS_LOCK:
+        _discovered = None
+        _failed = {}
+        _plugins_changed()
 
 
 def _plugins_changed() -> None:
     global _generation
-    _generation += 1
-    _resolve.cache_clear()
+    with _PLUGINS_LOCK:
+        _generation += 1
+        _resolve.cache_clear()
 
 
 def _plugin(name: str) -> Plugin:
@@ -322,6 +374,7 @@ def declared_map_fields() -> tuple[MapField, ...]:
 
 def validate_variant_fields(board: Board) -> list[str]:
     """Problems the installed plugins find in ``board``'s variant fields."""
+    global _failed
     problems: list[str] = []
     for impl in _all_impls("ttr_validate_map"):
         try:
@@ -329,8 +382,9 @@ def validate_variant_fields(board: Board) -> list[str]:
         except PluginError as exc:
             # A plugin whose map check crashes is broken: it must not make every
             # map unloadable. It is left out from now on, and says why.
-            _failed[impl.variant] = str(exc)
-            _plugins_changed()
+            with _PLUGINS_LOCK:
+                _failed = {**_failed, impl.variant: str(exc)}
+                _plugins_changed()
     return problems
 
 
@@ -619,7 +673,21 @@ def resolve_variants(board: Board, variants: Iterable[str] | None) -> tuple[str,
         if not isinstance(name, str):
             raise UnknownVariantError(name, available_variants())
         _plugin(name)
-    return tuple(dict.fromkeys(names))
+    _check_once(names)
+    return names
+
+
+def _check_once(variants: Iterable[str]) -> None:
+    """Refuse a variant named twice (``["tolls", "tolls"]``): a game switches a
+    variant on once."""
+    seen: set[str] = set()
+    for name in variants:
+        if name in seen:
+            raise GameConfigError(
+                f"variant {show(name)} is named twice: a game switches each variant on once",
+                variant=name,
+            )
+        seen.add(name)
 
 
 def game_rules(
@@ -629,13 +697,17 @@ def game_rules(
     options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> GameRules:
     """The resolved :class:`GameRules` for a game configuration (cached)."""
+    _check_once(variants)
     return _resolve(board, players, variants, resolve_options(variants, options))
 
 
 class _RuleSets:
     """The resolved rule sets, kept on each board (``board.derived``): a board's
     rule sets live exactly as long as the board. ``cache_clear`` forgets them
-    all (when plugins change) by moving on to a new generation."""
+    all (when plugins change) by moving on to a new generation. Safe between
+    threads (:func:`~ttr_core.board.derive`): the look-up is lock-free, the
+    evictions and the fill are done under the board lock, and every thread
+    gets the one rule set kept for a configuration."""
 
     #: Most rule sets kept per board (configurations: players, variants, options).
     PER_BOARD = 64
@@ -646,17 +718,24 @@ class _RuleSets:
     def __call__(
         self, board: Board, players: int, variants: tuple[str, ...], options: OptionValues
     ) -> GameRules:
-        key = ("rules", self.generation, players, variants, options)
+        generation = self.generation
+        key = ("rules", generation, players, variants, options)
         rules: GameRules | None = board.derived.get(key)
         if rules is None:
-            kept = [k for k in board.derived if type(k) is tuple and k[0] == "rules"]
-            for k in kept:
-                if k[1] != self.generation:
-                    del board.derived[k]
-            kept = [k for k in kept if k[1] == self.generation]
-            for k in kept[: max(0, len(kept) + 1 - self.PER_BOARD)]:
-                del board.derived[k]  # the oldest configurations first
-            rules = board.derived[key] = _resolve_rules(board, players, variants, options)
+
+            def evict(derived: dict[Any, Any]) -> None:
+                kept = [k for k in derived if type(k) is tuple and k[0] == "rules"]
+                for k in kept:
+                    if k[1] != generation:
+                        del derived[k]
+                kept = [k for k in kept if k[1] == generation]
+                for k in kept[: max(0, len(kept) + 1 - self.PER_BOARD)]:
+                    del derived[k]  # the oldest configurations first
+
+            def resolve() -> GameRules:
+                return _resolve_rules(board, players, variants, options)
+
+            rules = derive(board, key, resolve, evict)
         return rules
 
     def cache_clear(self) -> None:
@@ -664,6 +743,29 @@ class _RuleSets:
 
 
 _resolve = _RuleSets()
+
+
+def _check_needed_fields(board: Board, plugin: Plugin) -> None:
+    """Refuse ``plugin``'s variant on ``board`` if it declares needed map fields
+    (``MapField.needed``) and the map gives none of them a value of its own."""
+    needed = [f for f in plugin.fields if f.needed]
+    if not needed:
+        return
+    tables: dict[str, Sequence[Location | Route | Ticket]] = {
+        "locations": board.locations,
+        "routes": board.routes,
+        "tickets": board.tickets,
+    }
+    for field in needed:
+        entries = tables.get(field.table, ())
+        if any(e.extra.get(field.name, field.default) != field.default for e in entries):
+            return
+    missing = " or ".join(f"{f.name!r} on {f.table}" for f in needed)
+    raise GameConfigError(
+        f"variant {plugin.name!r} cannot be played on map {board.id!r}: it needs the map "
+        f"field {missing}, which no entry of the map gives",
+        variant=plugin.name,
+    )
 
 
 def _resolve_rules(
@@ -676,6 +778,8 @@ def _resolve_rules(
         found = tuple(p.impls[hook] for p in plugins if hook in p.impls)
         return tuple(attrs.evolve(impl, trace=True) for impl in found) if trace else found
 
+    for plugin in plugins:
+        _check_needed_fields(board, plugin)
     for impl in impls("ttr_check_game"):
         refusal = hookcheck.refusal(impl, impl(board, players, variants))
         if refusal is not None:

@@ -1,0 +1,188 @@
+"""``describe``: one line per action, redacted for the seat that reads it.
+
+The line a seat reads about another seat's action must depend only on what
+that seat may know: over states that ``determinize`` deals from its view
+(the same to it, different in what it cannot see) the line is the same.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import pytest
+
+import ttr_core
+from ttr_core import (
+    Action,
+    ArgumentError,
+    DrawBlind,
+    DrawTickets,
+    GameState,
+    IllegalAction,
+    KeepTickets,
+    apply,
+    describe,
+    determinize,
+    legal_actions,
+    new_game,
+    player_view,
+)
+from ttr_core.cli import main
+
+from .helpers import new_started, set_deck
+
+#: Every built-in map with its default variants, and the 2-player Nederland game
+#: with the neutral player (whose own decision is a variant action).
+GAMES = [(name, 3, None) for name in ttr_core.available_maps()] + [
+    ("nederland", 2, ["tolls", "neutral"])
+]
+
+
+def _game(map_name: str, players: int, variants: Any, seed: int) -> GameState:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ttr_core.GeneratedTicketsWarning)
+        return new_game(map_name, players, seed=seed, variants=variants)
+
+
+def _same_positions(action: Action, real: GameState, other: GameState) -> Action:
+    """``action`` carried over to ``other``: tickets kept by their positions in the offer."""
+    if isinstance(action, KeepTickets):
+        assert real.pending is not None and other.pending is not None
+        positions = [real.pending.offered.index(t) for t in action.tickets]
+        return KeepTickets(action.player, frozenset(other.pending.offered[i] for i in positions))
+    return action
+
+
+def _observed_lines_agree(state: GameState, rng: random.Random) -> tuple[int, int]:
+    """Check every seat but the one deciding against three deals of its view; return
+    how many comparisons were made and how many full-detail lines differed."""
+    assert state.pending is not None
+    actor = state.pending.player
+    actions = list(legal_actions(state))
+    rng.shuffle(actions)
+    # Every kind of action, and a few of each.
+    chosen: dict[str, list[Action]] = {}
+    for action in actions:
+        kept = chosen.setdefault(type(action).__name__, [])
+        if len(kept) < 3:
+            kept.append(action)
+    compared = differed = 0
+    for observer in range(state.num_players):
+        if observer == actor:
+            continue
+        view = player_view(state, observer)
+        deals = [determinize(view, rng.randrange(2**32)) for _ in range(3)]
+        for group in chosen.values():
+            for action in group:
+                seen = describe(state, action, seat=observer)
+                full = describe(state, action)
+                assert describe(state, action, seat=actor) == full
+                for deal in deals:
+                    theirs = _same_positions(action, state, deal)
+                    try:
+                        line = describe(deal, theirs, seat=observer)
+                    except IllegalAction:
+                        continue  # the acting seat's hidden hand cannot pay this claim there
+                    assert line == seen, (action, observer)
+                    compared += 1
+                    differed += describe(deal, theirs) != full
+    return compared, differed
+
+
+@pytest.mark.parametrize(("map_name", "players", "variants"), GAMES)
+def test_a_line_for_another_seat_is_the_same_whatever_it_cannot_see(
+    map_name: str, players: int, variants: Any
+) -> None:
+    rng = random.Random(f"describe:{map_name}:{variants}")
+    compared = differed = 0
+    for seed in range(2):
+        state = _game(map_name, players, variants, seed)
+        for step in range(400):
+            if state.is_over:
+                break
+            if step % 9 == 0 or state.pending.kind not in ("turn", "second_card"):  # type: ignore[union-attr]
+                done, changed = _observed_lines_agree(state, rng)
+                compared += done
+                differed += changed
+            state = apply(state, rng.choice(legal_actions(state)))
+    assert compared > 50
+    # The comparison means something: the full lines do name what differs.
+    assert differed > 0
+
+
+def test_the_acting_seat_and_a_replay_see_the_card_drawn_blind() -> None:
+    state = set_deck(new_started(2, seed=1), "red", "blue")
+    draw = DrawBlind(0)
+    assert describe(state, draw) == "Seat 0 drew a red card from the deck"
+    assert describe(state, draw, seat=0) == "Seat 0 drew a red card from the deck"
+    assert describe(state, draw, seat=1) == "Seat 0 drew a card from the deck"
+
+
+def test_tickets_are_named_for_their_seat_only() -> None:
+    state = new_game("newyork", 2, seed=4)
+    offer = state.pending.offered  # type: ignore[union-attr]
+    keep = KeepTickets(0, frozenset(offer[:2]))
+    tickets = state.board.tickets
+    first, second = sorted(offer[:2])
+    named = (
+        f"Seat 0 kept tickets {first} ({tickets[first].a}–{tickets[first].b}, "
+        f"{tickets[first].points}) and {second} ({tickets[second].a}–{tickets[second].b}, "
+        f"{tickets[second].points})"
+    )
+    assert describe(state, keep) == named
+    assert describe(state, keep, seat=0) == named
+    assert describe(state, keep, seat=1) == "Seat 0 kept 2 tickets"
+    started = new_started(2, seed=4)
+    drawn = describe(started, DrawTickets(0), seat=1)
+    assert drawn == f"Seat 0 drew {len(apply(started, DrawTickets(0)).pending.offered)} tickets"  # type: ignore[union-attr]
+    assert "(" in describe(started, DrawTickets(0), seat=0)
+
+
+def test_public_actions_read_the_same_for_everyone() -> None:
+    state = new_started(3, seed=2)
+    for action in legal_actions(state):
+        if not isinstance(action, DrawBlind | DrawTickets):
+            lines = {describe(state, action, seat=s) for s in (None, 0, 1, 2)}
+            assert len(lines) == 1, lines
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (("state", DrawBlind(0)), "state must be"),
+        ((None, "draw"), "action must be"),
+        ((None, DrawBlind(0), 2), "seat must be"),
+        ((None, DrawBlind(0), -1), "seat must be"),
+        ((None, DrawBlind(0), True), "seat must be"),
+    ],
+)
+def test_bad_arguments_are_refused(args: tuple[Any, ...], problem: str) -> None:
+    state = new_started(2, seed=0)
+    args = tuple(state if a is None else a for a in args)
+    with pytest.raises(ArgumentError, match=problem):
+        describe(*args)
+
+
+def test_an_illegal_action_is_refused() -> None:
+    with pytest.raises(IllegalAction):
+        describe(new_started(2, seed=0), DrawBlind(1))
+
+
+def test_replay_tells_the_game_as_one_seat_saw_it(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "game.json"
+    assert main(["--map", "newyork", "--players", "2", "--seed", "5", "--save", str(saved)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(saved)]) == 0
+    everything = capsys.readouterr().out
+    assert main(["replay", str(saved), "--seat", "1"]) == 0
+    as_seat_1 = capsys.readouterr().out
+    assert "Seat 0 kept ticket" in everything and "Seat 1 kept ticket" in everything
+    assert "Seat 0 kept ticket" not in as_seat_1 and "Seat 1 kept ticket" in as_seat_1
+    assert "Seat 0 drew a card from the deck" in as_seat_1
+    assert "Seat 0 drew a card from the deck" not in everything
+    assert main(["replay", str(saved), "--seat", "2"]) == 2
+    assert "--seat must be a seat from 0 to 1" in capsys.readouterr().err
