@@ -108,6 +108,13 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def bench_records(session: nox.Session) -> None:
+    """What keeping a record costs per move as the game grows (O(1) appends)."""
+    session.install(".")
+    session.run("python", "benchmarks/bench_records.py", *session.posargs)
+
+
+@nox.session
 def bench_sim(session: nox.Session) -> None:
     """Simulation benchmark (games/s on one core and on all cores); not in the default run."""
     session.install(".[sim]")

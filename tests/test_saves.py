@@ -330,7 +330,7 @@ def test_a_users_own_map_saves_by_fingerprint(tmp_path: Any) -> None:
     mine.write_text(text.replace('id = "newyork"', 'id = "mine"'), encoding="utf-8")
     state = ttr_core.new_game(str(mine), 2, seed=1)
     saved = to_json(state)
-    with pytest.raises(DataError, match="not a built-in map"):
+    with pytest.raises(DataError, match="neither a built-in map nor one the app registered"):
         from_json(saved, GameState)
     assert from_json(saved, GameState, board=str(mine)) == state
     changed = tmp_path / "changed.toml"
@@ -493,7 +493,7 @@ def test_the_demo_saves_and_replays_a_game(
     assert record.seed == 3 and record.variants == ("tolls", "neutral")
     assert main(["replay", str(saved)]) == 0
     replayed = capsys.readouterr().out
-    assert "start · seat 0: keeps" in replayed
+    assert "start · Seat 0 kept tickets" in replayed
     assert "neutral claims" in replayed
     # The replay ends with the same score breakdown the game printed.
     assert replayed.rstrip().endswith(played.rstrip().split("\n\nSeat 0:", 1)[1].rstrip())

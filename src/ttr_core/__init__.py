@@ -33,7 +33,9 @@ from .actions import (
     Pass,
 )
 from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
+from .boarddata import board_data
 from .determinize import determinize
+from .ending import end_game
 from .engine import apply, end_turn, is_over, legal_actions, new_game
 from .errors import (
     ArgumentError,
@@ -49,6 +51,7 @@ from .errors import (
     PlayerCountError,
     PluginError,
     Reason,
+    StaleMoveError,
     TtrError,
     TtrWarning,
     UnknownMapError,
@@ -57,6 +60,8 @@ from .errors import (
 from .hookcheck import is_strict, set_strict
 from .hookspecs import LOCATION, ROUTE, MapField, NonSeatOwner, VariantOption, hookimpl
 from .maploader import GENERATED, available_maps, load_map, parse_map, parse_ticket_deck
+from .mapregistry import register_map, registered_maps, unregister_map
+from .narrate import describe
 from .payment import payment_options
 from .plugin_manager import (
     GameRules,
@@ -67,6 +72,8 @@ from .plugin_manager import (
     unregister_variant,
     variant_options,
 )
+from .records import RecordFile, RecordLines, from_jsonl, to_jsonl
+from .schema import json_schema
 from .scoring import (
     FinalScores,
     ScoreLine,
@@ -76,7 +83,17 @@ from .scoring import (
     rank_bonus,
     score_sheets,
 )
-from .serialize import GameRecord, from_json, map_fingerprint, replay, to_json
+from .serialize import (
+    GameRecord,
+    from_data,
+    from_json,
+    map_fingerprint,
+    record_of,
+    replay,
+    restore,
+    to_data,
+    to_json,
+)
 from .simulate import PlayoutResult, random_playout
 from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
 from .ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
@@ -127,10 +144,13 @@ __all__ = [
     "PluginError",
     "Provenance",
     "Reason",
+    "RecordFile",
+    "RecordLines",
     "Route",
     "ScoreLine",
     "ScoreSheet",
     "SeatView",
+    "StaleMoveError",
     "Termination",
     "Ticket",
     "TtrError",
@@ -145,16 +165,22 @@ __all__ = [
     "apply",
     "available_maps",
     "available_variants",
+    "board_data",
     "broken_variants",
+    "describe",
     "determinize",
     "effects",
+    "end_game",
     "end_turn",
     "final_scores",
+    "from_data",
     "from_json",
+    "from_jsonl",
     "generate_tickets",
     "hookimpl",
     "is_over",
     "is_strict",
+    "json_schema",
     "legal_action_ids",
     "legal_action_mask",
     "legal_actions",
@@ -169,14 +195,21 @@ __all__ = [
     "player_view",
     "random_playout",
     "rank_bonus",
+    "record_of",
+    "register_map",
     "register_variant",
+    "registered_maps",
     "replay",
     "rescan_entry_points",
+    "restore",
     "score_sheets",
     "set_strict",
     "shortest_spaces",
     "ticket_deck_toml",
+    "to_data",
     "to_json",
+    "to_jsonl",
+    "unregister_map",
     "unregister_variant",
     "variant_options",
 ]

@@ -18,13 +18,14 @@ from typing import Any
 import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import GRAY, Board
+from .board import GRAY, Board, derive
 from .errors import (
     ArgumentError,
     IllegalAction,
     PlayerCountError,
     PluginError,
     Reason,
+    StaleMoveError,
     printable,
     show,
 )
@@ -128,10 +129,11 @@ class _ActionTable:
 
 
 def _action_table(board: Board, players: int) -> _ActionTable:
-    """The preallocated actions of ``board`` with ``players`` seats, kept on the board."""
+    """The preallocated actions of ``board`` with ``players`` seats, kept on the board
+    (built once: threads asking at once all get the table kept)."""
     table: _ActionTable | None = board.derived.get(players)
     if table is None:
-        table = board.derived[players] = _build_action_table(board, players)
+        table = derive(board, players, lambda: _build_action_table(board, players))
     return table
 
 
@@ -268,9 +270,14 @@ def _keep_claimable(
     unpartnered: int,
     masks: tuple[int, ...],
 ) -> _Claimable:
+    # Safe between threads without a lock: every step is one atomic dict
+    # operation (no look over the dict), an entry is an immutable tuple holding
+    # its owners tuple (so a reader checks it is the tuple it asked for, and
+    # its id is not reused while kept), and an entry is right whoever stores
+    # it. Threads storing at once may pass the bound by one entry each.
     kept = table.claimable
     if len(kept) >= _CLAIMABLE_KEPT:
-        kept.clear()  # not an eviction of the oldest: clear() is safe between threads
+        kept.clear()  # not an eviction of the oldest: that would look over the dict
     entry = kept[id(owners)] = (owners, unclaimed, unpartnered, masks)
     return entry
 
@@ -667,7 +674,13 @@ def _second_card_actions(state: GameState, seat: int) -> list[Action]:
 # ---------------------------------------------------------------------------
 
 
-def apply(state: GameState, action: Action) -> GameState:
+def apply(
+    state: GameState,
+    action: Action,
+    *,
+    seat: int | None = None,
+    expect_ply: int | None = None,
+) -> GameState:
     """The state after ``action``. Pure: ``state`` is never changed.
 
     Raises :class:`IllegalAction` (with a :class:`Reason`) for an action the
@@ -678,9 +691,27 @@ def apply(state: GameState, action: Action) -> GameState:
     The seat is checked first: an action in the name of a seat that is not
     to decide is refused (``not_your_turn``) before anything else is looked
     at, so no message can quote that seat's hand or ticket offer.
+
+    For servers, two guards, both checked before anything else:
+
+    - ``seat``: the seat the move came from (the client's authenticated
+      seat). An action in another seat's name is refused (``wrong_seat``)
+      with a message that depends only on the two seat numbers, so a client
+      can never act as, or probe the hidden cards of, the seat to decide.
+    - ``expect_ply``: the :attr:`GameState.ply` the client saw when it chose
+      the move. On a state at another ply the move is refused with
+      :class:`StaleMoveError` (``stale_move``): a retried or outdated move is
+      never applied twice.
     """
     if type(state) is not GameState:
         check_state(state)
+    if expect_ply is not None:
+        if type(expect_ply) is not int:
+            raise ArgumentError(f"expect_ply must be an int (or None), not {what(expect_ply)}")
+        if expect_ply != state.ply:
+            raise StaleMoveError(printable_ply(expect_ply), state.ply)
+    if seat is not None:
+        _check_seat(state, action, seat)
     pending = state.pending
     if pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no action can be taken")
@@ -710,7 +741,7 @@ def apply(state: GameState, action: Action) -> GameState:
         if rules.apply_action:
             result = rules.run_apply_action(state, action)
             if result is not None:
-                return result
+                return result if result.ply == state.ply + 1 else _counted(result, state)
         raise IllegalAction(Reason.UNKNOWN_ACTION, f"no rule applies {show(action)}")
     if pending.kind not in _CORE_KINDS:
         raise IllegalAction(
@@ -739,7 +770,41 @@ def apply(state: GameState, action: Action) -> GameState:
         reason = rules.run_veto(state, action)
         if reason is not None:
             raise IllegalAction(Reason.VETOED, reason)
-    return new
+    # The core's handlers count the action themselves; a hook that built its
+    # state from another one may not have.
+    return new if new.ply == state.ply + 1 else _counted(new, state)
+
+
+def _counted(new: GameState, before: GameState) -> GameState:
+    """``new`` as the state one action after ``before`` (its ``ply`` set)."""
+    return replace_state(new, ply=before.ply + 1)
+
+
+def printable_ply(value: int) -> int:
+    """A ply to quote in a message: a huge int is clamped (it is no ply anyway)."""
+    return value if -(10**12) < value < 10**12 else (10**12 if value > 0 else -(10**12))
+
+
+def _check_seat(state: GameState, action: object, seat: object) -> None:
+    """``apply``'s ``seat`` guard: ``ArgumentError`` for a seat that is no seat of
+    the game, ``IllegalAction(wrong_seat)`` for an action in another seat's name.
+    Nothing but the two seat numbers is looked at (nothing hidden)."""
+    if type(seat) is not int or not 0 <= seat < len(state.players):
+        raise ArgumentError(
+            f"seat must be a seat from 0 to {len(state.players) - 1}, not {show(seat)}"
+        )
+    player = getattr(action, "player", None) if isinstance(action, Action) else None
+    if player != seat or type(player) is not int:
+        raise IllegalAction(
+            Reason.WRONG_SEAT,
+            f"seat {seat} may only act in its own name, not as {_named_seat(player)}",
+        )
+
+
+def _named_seat(player: object) -> str:
+    if type(player) is int:
+        return f"seat {printable_ply(player)}"
+    return "an action without a seat" if player is None else f"seat {show(player, 20)}"
 
 
 def _wrong_phase(state: GameState, action: Action) -> IllegalAction:
@@ -844,7 +909,7 @@ def _apply_draw_blind(state: GameState, action: Action) -> GameState:
             changes["deck"], state.discard, state.display, state.board.wild
         ):
             changes["pending"] = _action_table(state.board, state.num_players).second[seat]
-            return replace_state(state, **changes)
+            return replace_state(state, ply=state.ply + 1, **changes)
         return _finish_turn(state, changes, passed=False)
     supply = _supply(state)
     drawn = supply.draw()
@@ -909,7 +974,7 @@ def _take_card_blind(
         supply.deck, supply.discard, supply.display, state.board.wild
     ):
         changes["pending"] = _action_table(state.board, state.num_players).second[seat]
-        return replace_state(state, **changes)
+        return replace_state(state, ply=state.ply + 1, **changes)
     return _finish_turn(state, changes, passed=False)
 
 
@@ -994,7 +1059,7 @@ def _after_face_up(
         )
     ):
         changes["pending"] = _action_table(state.board, state.num_players).second[seat]
-        return replace_state(state, **changes)
+        return replace_state(state, ply=state.ply + 1, **changes)
     return _finish_turn(state, changes, passed=False)
 
 
@@ -1222,7 +1287,9 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
     if not offered:
         raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
     keep = min(rules.draw_tickets_keep, len(offered))
-    return replace_state(state, pending=Pending(_KEEP, action.player, offered, keep), **changes)
+    return replace_state(
+        state, pending=Pending(_KEEP, action.player, offered, keep), ply=state.ply + 1, **changes
+    )
 
 
 def _apply_keep(state: GameState, action: Action) -> GameState:
@@ -1268,7 +1335,7 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
         changes["start_offers"] = offers[1:]
     else:
         changes["pending"] = _action_table(state.board, state.num_players).turn[0]
-    return replace_state(state, **changes)
+    return replace_state(state, ply=state.ply + 1, **changes)
 
 
 def _apply_pass(state: GameState, action: Action) -> GameState:
@@ -1300,6 +1367,7 @@ def _finish_turn(state: GameState, changes: dict[str, Any], passed: bool) -> Gam
     changes["final_turns"] = final
     changes["passes"] = passes
     changes["turn"] = state.turn + 1
+    changes["ply"] = state.ply + 1
     changes["termination"] = termination
     changes["pending"] = None if termination else _action_table(state.board, n).turn[(seat + 1) % n]
     new = replace_state(state, **changes)

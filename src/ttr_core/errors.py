@@ -44,6 +44,10 @@ class Reason(enum.StrEnum):
     TOO_FEW_TICKETS_KEPT = "too_few_tickets_kept"
     PASS_NOT_ALLOWED = "pass_not_allowed"
     VETOED = "vetoed_by_variant"
+    #: ``apply(..., seat=s)`` was given an action in another seat's name.
+    WRONG_SEAT = "wrong_seat"
+    #: ``apply(..., expect_ply=n)`` on a state at another ply: a stale or repeated move.
+    STALE_MOVE = "stale_move"
 
 
 class IllegalAction(TtrError, ValueError):
@@ -61,6 +65,23 @@ class IllegalAction(TtrError, ValueError):
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.reason!r}, {self.message!r})"
+
+
+class StaleMoveError(IllegalAction):
+    """A move made for another point of the game (``apply(..., expect_ply=n)`` on a
+    state whose ``ply`` is not ``n``): a client's retried or outdated move.
+
+    ``expected`` is the ply the move was made for, ``actual`` the state's.
+    """
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(
+            Reason.STALE_MOVE,
+            f"the move was made at ply {expected}, but the game is at ply {actual} "
+            "(a repeated or outdated move)",
+        )
+        self.expected = expected
+        self.actual = actual
 
 
 @attrs.frozen

@@ -212,7 +212,16 @@ def _as_seen(sheet: ScoreSheet, own: bool) -> ScoreSheet:
 def winners(sheets: Sequence[ScoreSheet], state: GameState | None = None) -> tuple[int, ...]:
     """Highest total wins; a tie goes to the most completed tickets, then (given
     the game's ``state``) to its variants' tie-breaks (hook ``ttr_tie_break``);
-    a tie left is shared."""
+    a tie left is shared.
+
+    A game ended early (:func:`ttr_core.end_game`): the seat that resigned or
+    ran out of time is never a winner (the best of the others win), and an
+    abandoned game has none."""
+    if state is not None and state.termination is not None:
+        if state.termination == Termination.ABANDONED:
+            return ()
+        if state.forfeit is not None:
+            sheets = [sheet for sheet in sheets if sheet.player != state.forfeit]
     best = max(sheet.total for sheet in sheets)
     tied = [sheet for sheet in sheets if sheet.total == best]
     most = max(sheet.tickets_completed for sheet in tied)

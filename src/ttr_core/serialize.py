@@ -42,13 +42,15 @@ from cattrs.gen import make_dict_structure_fn
 
 from . import hookcheck
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import Board, FrozenMap
-from .engine import SEED_LIMIT, apply, new_game
-from .errors import DataError, IllegalAction, PluginError, TtrError, show
+from .board import Board, FrozenMap, derive
+from .engine import SEED_LIMIT, apply, check_state, new_game, what
+from .errors import ArgumentError, DataError, IllegalAction, PluginError, TtrError, show
 from .maploader import load_map
+from .mapregistry import NOT_AVAILABLE, find_map
 from .plugin_manager import game_rules, installed_plugins, plugins_generation
 from .scoring import FinalScores, ScoreSheet
 from .state import (
+    EARLY_ENDINGS,
     UNCLAIMED,
     GameState,
     Hand,
@@ -63,9 +65,11 @@ from .views import PlayerView, non_seat_owners
 __all__ = [
     "FORMAT_VERSION",
     "GameRecord",
+    "from_data",
     "from_json",
     "map_fingerprint",
     "replay",
+    "to_data",
     "to_json",
 ]
 
@@ -116,6 +120,11 @@ class GameRecord:
     library_version: str
     plugin_versions: Mapping[str, str]
     format: int = FORMAT_VERSION
+    #: How the game was ended early (:func:`ttr_core.end_game`) after the
+    #: actions, or ``None``: a game that ended by the rules needs no entry.
+    termination: Termination | None = None
+    #: The seat that resigned or ran out of time, with ``termination``.
+    forfeit: int | None = None
 
 
 def map_fingerprint(board: Board) -> str:
@@ -139,7 +148,7 @@ def map_fingerprint(board: Board) -> str:
             "wild_name": board.wild_name,
         }
         text = json.dumps(content, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-        cached = board.derived["fingerprint"] = hashlib.sha256(text.encode()).hexdigest()
+        cached = derive(board, "fingerprint", hashlib.sha256(text.encode()).hexdigest)
     return cached
 
 
@@ -155,11 +164,33 @@ def _plain(value: Any) -> Any:
 
 
 def record_of(
-    state: GameState, actions: Sequence[Action], options: Mapping[str, Mapping[str, Any]]
+    state: GameState,
+    actions: Sequence[Action],
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> GameRecord:
-    """The record of a game that started from ``new_game`` with ``state``'s
-    configuration and seed and went on with ``actions``."""
+    """The record of ``state``'s game: its configuration and seed (the same in
+    every state of a game), and ``actions``, every action applied since
+    ``new_game`` (the starting ticket choices included).
+
+    ``options`` are the variant options as given to ``new_game``; by default
+    the game's options with every value written out. A ``state`` ended early
+    (:func:`~ttr_core.end_game`) gives its ending to the record. Raises
+    :class:`ArgumentError` for a ``state`` that is not a :class:`GameState`
+    or ``actions`` that are not a sequence of actions (bounded by
+    :data:`MAX_ACTIONS`).
+    """
+    check_state(state)
+    if not isinstance(actions, Sequence) or isinstance(actions, str):
+        raise ArgumentError(f"actions must be a sequence of actions, not {what(actions)}")
+    if len(actions) > MAX_ACTIONS:
+        raise ArgumentError(f"a record holds at most {MAX_ACTIONS} actions, not {len(actions)}")
+    for index, action in enumerate(actions):
+        if not isinstance(action, Action):
+            raise ArgumentError(f"actions[{index}] is not an action: {what(action)}")
     rules = state.rules
+    if options is None:
+        options = {variant: dict(values) for variant, values in rules.options}
+    early = state.termination if state.termination in EARLY_ENDINGS else None
     return GameRecord(
         map=state.board.id,
         map_fingerprint=map_fingerprint(state.board),
@@ -170,6 +201,8 @@ def record_of(
         actions=tuple(actions),
         library_version=_library_version(),
         plugin_versions={name: _plugin_version(name) for name in rules.variants},
+        termination=early,
+        forfeit=state.forfeit if early is not None else None,
     )
 
 
@@ -202,21 +235,41 @@ def replay(
     record: GameRecord, board: Board | str | os.PathLike[str] | None = None
 ) -> Iterator[GameState]:
     """Every state of a recorded game in order: the state ``new_game`` sets up,
-    then the state after each action; the last is the game's final state.
+    then the state after each action; the last is the game's final state (ended
+    early if the record says so).
 
-    ``board`` is the map to play on when the record's is not the built-in map
-    of that id (a map file path or a loaded :class:`Board`); its content must
-    have the record's fingerprint. Raises :class:`DataError` naming what does
-    not match (format version, map fingerprint, variants, options) or the
-    first action that cannot be applied.
+    ``board`` is the map to play on when the record's is neither a built-in
+    map nor one the app registered (:func:`~ttr_core.register_map`): a map
+    file path or a loaded :class:`Board`, given by the app; its content must
+    have the record's fingerprint. The map named in the record itself is
+    never read as a file.
+
+    The record's header (format, map, variants, options, players, seed) is
+    checked before this returns: :class:`DataError` names what does not
+    match. The actions are applied lazily, as the states are taken: an
+    action that cannot be applied raises :class:`DataError` naming its index
+    and the reason code, never the hidden cards or tickets that refused it.
+    :func:`ttr_core.restore` checks a whole record at once.
     """
+    state = _set_up(record, board)
+    return _replayed(state, record)
+
+
+def _set_up(record: object, board: Board | str | os.PathLike[str] | None) -> GameState:
+    """The state ``new_game`` gives for ``record``'s header (``DataError`` if none)."""
     if not isinstance(record, GameRecord):
-        raise DataError("", f"expected a GameRecord, not {type(record).__name__}")
+        raise DataError("", f"expected a GameRecord, not {what(record)}")
     if record.format != FORMAT_VERSION:
         raise DataError(
             "format",
-            f"the record is in format {record.format}; this library reads {FORMAT_VERSION}",
+            f"the record is in format {show(record.format)}; this library reads {FORMAT_VERSION}",
         )
+    if not isinstance(record.map, str) or not isinstance(record.map_fingerprint, str):
+        raise DataError("map", "the map is named by an id and a fingerprint (strings)")
+    if not isinstance(record.actions, tuple | list):
+        raise DataError("actions", f"expected a sequence of actions, not {what(record.actions)}")
+    if len(record.actions) > MAX_ACTIONS:
+        raise DataError("actions", f"at most {MAX_ACTIONS} actions, not {len(record.actions)}")
     played_on = _board_for(record.map, record.map_fingerprint, board, "map_fingerprint")
     try:
         state = new_game(
@@ -228,35 +281,84 @@ def replay(
         )
     except TtrError as exc:
         field = "options" if type(exc).__name__ == "OptionError" else "variants"
-        if type(exc).__name__ == "PlayerCountError":
+        if type(exc).__name__ in ("PlayerCountError",):
             field = "players"
+        elif isinstance(exc, ArgumentError):
+            field = "seed" if "seed" in str(exc) else field
         raise DataError(field, f"the game cannot be set up: {exc}") from None
+    if record.termination is not None or record.forfeit is not None:
+        try:
+            _check_ending(record.termination, record.forfeit, record.players)
+        except DataError as exc:
+            raise DataError(exc.path or "termination", exc.message) from None
+        if record.termination not in EARLY_ENDINGS:
+            raise DataError(
+                "termination",
+                f"a record names only an early ending, not {show(record.termination)}",
+            )
+    return state
+
+
+def _replayed(state: GameState, record: GameRecord) -> Iterator[GameState]:
     yield state
     for index, action in enumerate(record.actions):
-        try:
-            state = apply(state, action)
-        except IllegalAction as exc:
-            raise DataError(f"actions[{index}]", f"{action!r} cannot be applied: {exc}") from None
+        state = _applied(state, action, index)
         yield state
+    if record.termination is not None:
+        yield _ended(state, record)
+
+
+def _applied(state: GameState, action: Action, index: int) -> GameState:
+    """``apply`` for a record: refusals name the index and reason only (the
+    messages of ``apply`` may quote the hidden cards or tickets that refused it)."""
+    try:
+        return apply(state, action)
+    except IllegalAction as exc:
+        raise DataError(
+            f"actions[{index}]",
+            f"{type(action).__name__} of seat {show(getattr(action, 'player', None), 12)} "
+            f"cannot be applied at ply {state.ply} ({exc.reason})",
+        ) from None
+
+
+def _ended(state: GameState, record: GameRecord) -> GameState:
+    from .ending import end_game
+
+    assert record.termination is not None
+    try:
+        return end_game(state, record.termination, record.forfeit)
+    except TtrError as exc:
+        raise DataError("termination", f"the game cannot end so: {exc}") from None
+
+
+def restore(record: GameRecord, board: Board | str | os.PathLike[str] | None = None) -> GameState:
+    """The final state of a recorded game, every action checked now: the
+    eager form of :func:`replay` (same arguments, same :class:`DataError`)."""
+    state = _set_up(record, board)
+    for index, action in enumerate(record.actions):
+        state = _applied(state, action, index)
+    return _ended(state, record) if record.termination is not None else state
 
 
 def _board_for(
     map_id: str, fingerprint: str, board: Board | str | os.PathLike[str] | None, path: str
 ) -> Board:
-    """The board a file names, checked against its fingerprint."""
+    """The board a file names, checked against its fingerprint.
+
+    Without ``board`` (the app's own map, given in code), the name in the data
+    is looked up among the registered and built-in maps only: data never
+    names a file to open (:mod:`ttr_core.mapregistry`)."""
     if board is None:
-        try:
-            found = load_map(map_id)
-        except TtrError as exc:
-            raise DataError(
-                path, f"map {map_id!r} is not a built-in map ({exc}); pass board="
-            ) from None
+        named = find_map(map_id, fingerprint)
+        if named is None:
+            raise DataError(path, NOT_AVAILABLE)
+        found = named
     elif isinstance(board, Board):
         found = board
     else:
         found = load_map(board)
     if found.id != map_id:
-        raise DataError(path, f"the file was written for map {map_id!r}, not {found.id!r}")
+        raise DataError(path, f"the file was written for map {show(map_id)}, not {found.id!r}")
     actual = map_fingerprint(found)
     if actual != fingerprint:
         raise DataError(
@@ -275,14 +377,52 @@ def _board_for(
 def to_json(value: Any, *, indent: int | None = None) -> str:
     """``value`` as JSON text: an action, a :class:`GameState`, a
     :class:`PlayerView`, a :class:`ScoreSheet`, :class:`FinalScores`, a
-    :class:`GameRecord`, or a list or tuple of actions."""
+    :class:`GameRecord`, a :class:`Board` (its :func:`~ttr_core.board_data`),
+    or a list or tuple of any of these (say a tuple of score sheets)."""
+    return json.dumps(to_data(value), indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def to_data(value: Any) -> Any:
+    """``value`` as JSON-compatible Python data (dicts, lists, strings, ints,
+    floats, booleans and ``None``): what :func:`to_json` writes, not yet turned
+    into text, so that an app can put it inside its own message. Takes the same
+    values as :func:`to_json`; :func:`from_data` reads it back."""
     try:
-        data = _CONVERTER.unstructure(value, _kind_of(value))
+        return _json_only(_data_of(value))
     except DataError:
         raise
     except (TypeError, ValueError, KeyError) as exc:
         raise DataError("", f"cannot write {type(value).__name__} as JSON: {exc}") from None
-    return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def _json_only(data: Any) -> Any:
+    """``data`` with the subclasses the converter may leave (a ``StrEnum``
+    member) as plain ``str``, ``int`` and ``float``: exactly JSON's types."""
+    kind = type(data)
+    if kind is dict:
+        return {k: _json_only(v) for k, v in data.items()}
+    if kind is list:
+        return [_json_only(v) for v in data]
+    if data is None or kind in (str, int, float, bool):
+        return data
+    for plain in (bool, str, int, float):
+        if isinstance(data, plain):
+            return plain(data)
+    if isinstance(data, Mapping):
+        return {str(k): _json_only(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_json_only(v) for v in data]
+    raise DataError("", f"cannot write {kind.__name__} as JSON")
+
+
+def _data_of(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_at(i, functools.partial(_data_of, item)) for i, item in enumerate(value)]
+    if isinstance(value, Board):
+        from .boarddata import board_data  # boarddata imports this module
+
+        return board_data(value)
+    return _CONVERTER.unstructure(value, _kind_of(value))
 
 
 def from_json(
@@ -293,7 +433,8 @@ def from_json(
 ) -> T:
     """Read JSON text written by :func:`to_json` as ``kind`` (``Action`` for any
     action, ``GameState``, ``PlayerView``, ``ScoreSheet``, ``FinalScores``,
-    ``GameRecord``, or ``list[Action]``).
+    ``GameRecord``, or a list of one of these: ``list[Action]``,
+    ``list[ScoreSheet]`` ...).
 
     ``board`` is the map of a state or view whose map is not built in (a map
     file path or a :class:`Board`); its content must match the fingerprint in
@@ -308,14 +449,127 @@ def from_json(
         raise DataError("", f"expected JSON text (str or bytes), not {type(text).__name__}")
     if len(text) > MAX_TEXT:
         raise DataError("", f"the text is {len(text)} characters long; at most {MAX_TEXT} are read")
-    if kind not in _READABLE:
-        raise DataError("", f"cannot read {kind!r}: expected one of {', '.join(_READABLE_NAMES)}")
+    _check_kind(kind)
     data = _parse(text)
+    _check_data(data)
+    return _read_data(data, kind, board)  # type: ignore[no-any-return]
+
+
+def from_data(
+    data: Any,
+    kind: type[T] | Any,
+    *,
+    board: Board | str | os.PathLike[str] | None = None,
+) -> T:
+    """Read JSON-compatible data (as :func:`to_data` writes it, or as an app's
+    own JSON parser returns it) as ``kind``: the same kinds and the same checks
+    as :func:`from_json`, for an action or view travelling inside an app's
+    own message.
+
+    Only JSON's values are read: dicts with string keys, lists, strings, ints,
+    finite floats, booleans and ``None`` (a tuple, a set, a non-string key,
+    ``NaN`` or an int of thousands of digits is refused), in at most
+    :data:`MAX_DEPTH` levels and about :data:`MAX_TEXT` characters' worth.
+    Raises :class:`DataError` naming the bad field; ``data`` is never changed.
+    """
+    _check_kind(kind)
+    _check_data(data)
+    return _read_data(data, kind, board)  # type: ignore[no-any-return]
+
+
+#: Deepest nesting of lists and objects that ``from_json`` and ``from_data``
+#: read (the library's own messages nest less than ten levels).
+MAX_DEPTH = 100
+#: Largest integer magnitude read: as many digits as Python turns into text.
+_MAX_INT_BITS = 14_000
+
+
+def _check_kind(kind: Any) -> None:
+    if kind not in _READABLE and _list_item(kind) not in _READABLE:
+        raise DataError(
+            "",
+            f"cannot read {kind!r}: expected one of {', '.join(_READABLE_NAMES)}, "
+            "or a list of one of these",
+        )
+
+
+def _list_item(kind: Any) -> Any:
+    """``X`` for ``list[X]`` (``None`` for anything else)."""
+    if get_origin(kind) is list and len(get_args(kind)) == 1:
+        return get_args(kind)[0]
+    return None
+
+
+def _check_data(data: Any) -> None:
+    """``data`` holds JSON values only, nested at most :data:`MAX_DEPTH` deep and
+    about :data:`MAX_TEXT` characters in all (a shared or cyclic structure is
+    counted as often as it is reached, so it is bounded too)."""
+    size = 0
+    stack: list[tuple[Any, int, tuple[str | int, ...]]] = [(data, 0, ())]
+    while stack:
+        value, depth, path = stack.pop()
+        size += 1
+        kind = type(value)
+        if kind is str:
+            size += len(value)
+        elif kind is int:
+            if value.bit_length() > _MAX_INT_BITS:
+                raise DataError(_path_text(path), "a number with thousands of digits")
+        elif kind is float:
+            if not math.isfinite(value):
+                raise DataError(_path_text(path), f"{value} is not a number JSON allows")
+        elif isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise DataError(_path_text(path), "the input is nested too deeply")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if type(key) is not str:
+                        raise DataError(
+                            _path_text(path), f"object keys are strings in JSON, not {show(key)}"
+                        )
+                    size += len(key)
+                    stack.append((item, depth + 1, (*path, key)))
+            else:
+                stack.extend((item, depth + 1, (*path, i)) for i, item in enumerate(value))
+        elif value is not None and kind is not bool:
+            raise DataError(
+                _path_text(path),
+                f"expected JSON data (dict, list, str, int, float, bool or None), "
+                f"not {kind.__name__}",
+            )
+        if size > MAX_TEXT:
+            raise DataError("", f"the input is larger than {MAX_TEXT} characters of JSON")
+
+
+def _path_text(path: tuple[str | int, ...]) -> str:
+    text = ""
+    for key in reversed(path):
+        text = _join(key, text)
+    return text
+
+
+def _read_data(data: Any, kind: Any, board: Board | str | os.PathLike[str] | None) -> Any:
     token = _BOARD.set(board)
     try:
-        return _structure(data, kind)  # type: ignore[no-any-return]
+        item = _list_item(kind)
+        if item is None or kind == list[Action]:
+            return _structure(data, kind)
+        reading = _READING.set(None)
+        try:
+            return _at_root(lambda: _structure_list_of(data, item))
+        finally:
+            _READING.reset(reading)
     finally:
         _BOARD.reset(token)
+
+
+def _structure_list_of(value: Any, item: Any) -> list[Any]:
+    """A list of ``item`` read item by item (each problem's path starts ``[i]``)."""
+    if not isinstance(value, list):
+        raise _Bad(f"expected a list, not {_what(value)}")
+    if len(value) > MAX_ACTIONS:
+        raise _Bad(f"{len(value)} items; at most {MAX_ACTIONS} are read")
+    return [_at(i, functools.partial(_CONVERTER.structure, v, item)) for i, v in enumerate(value)]
 
 
 def _parse(text: str) -> Any:
@@ -538,6 +792,12 @@ def _make_converter() -> cattrs.Converter:
     conv.register_unstructure_hook_func(_is(Hand), _unstructure_hand)
     conv.register_structure_hook_func(_is(Hand), _structure_hand)
     conv.register_structure_hook_func(_is(Termination), _enum(Termination))
+    # cattrs reads an optional StrEnum as any string: only a member, or null.
+    read_termination = _enum(Termination)
+    conv.register_structure_hook_func(
+        lambda t: t == (Termination | None),
+        lambda v, _: None if v is None else read_termination(v, None),
+    )
     conv.register_unstructure_hook_func(_is(GameState), _unstructure_state)
     conv.register_structure_hook_func(_is(GameState), _structure_state)
     conv.register_unstructure_hook_func(_is(Pending), _unstructure_pending)
@@ -744,6 +1004,8 @@ def _unstructure_state(state: GameState) -> dict[str, Any]:
         "shuffles": state.shuffles,
         "termination": None if state.termination is None else str(state.termination),
         "variant_state": variant_state,
+        "ply": state.ply,
+        "forfeit": state.forfeit,
     }
 
 
@@ -781,14 +1043,18 @@ _STATE_KEYS = frozenset(
         "shuffles",
         "termination",
         "variant_state",
+        "ply",
+        "forfeit",
     }
 )
+#: Keys a state written before they existed may lack (read as 0 and None).
+_STATE_KEYS_ADDED = frozenset({"ply", "forfeit"})
 
 
 def _structure_state(value: Any, _: Any) -> GameState:
     if not isinstance(value, dict):
         raise _Bad(f"expected a game state object, not {_what(value)}")
-    _check_keys(value, _STATE_KEYS)
+    _check_keys(value, _STATE_KEYS, _STATE_KEYS - _STATE_KEYS_ADDED)
     _check_format(value)
     board = _field(value, "board", lambda v: _CONVERTER.structure(v, Board))
     variants = _field(value, "variants", lambda v: _CONVERTER.structure(v, tuple[str, ...]))
@@ -824,6 +1090,12 @@ def _structure_state(value: Any, _: Any) -> GameState:
             value, "termination", lambda v: None if v is None else _enum(Termination)(v, None)
         ),
         "variant_state": _field(value, "variant_state", lambda v: _structure_slots(v, declared)),
+        "ply": _field(value, "ply", _natural) if "ply" in value else 0,
+        "forfeit": (
+            _field(value, "forfeit", lambda v: None if v is None else _natural(v))
+            if "forfeit" in value
+            else None
+        ),
     }
     state = GameState(**{name: structured[name] for name in _STATE_FIELDS})
     _check_state(state)
@@ -1010,11 +1282,66 @@ def _structure_view(value: Any, _: Any) -> PlayerView:
     types = attrs.resolve_types(PlayerView)
     found: dict[str, Any] = {"board": board}
     for field in attrs.fields(types):
-        if not field.init or field.name == "board" or field.name not in value:
+        if not field.init or field.name in ("board", "variants") or field.name not in value:
             continue
         read = functools.partial(_read, kind=field.type)
         found[field.name] = _field(value, field.name, read)
+    # What the variants show is read as they declare it, for this game's seats.
+    players = len(found.get("seats", ()))
+    variants = found.get("variant_names", ())
+    try:
+        options = {variant: dict(values) for variant, values in found.get("options", ())}
+        game_rules(board, players, variants, options)
+    except TtrError as exc:
+        raise DataError("variant_names", f"the game cannot be configured: {exc}") from None
+    if "variants" in value:
+        found["variants"] = _field(
+            value, "variants", lambda v: _structure_shown(v, board, players, variants)
+        )
     return PlayerView(**found)
+
+
+def _structure_shown(
+    value: Any, board: Board, players: int, variants: tuple[str, ...]
+) -> FrozenMap[str, Any]:
+    """``PlayerView.variants``: each key shown by a variant of the game, of the type the
+    variant declares for this board and player count (hook ``ttr_view_types``)."""
+    if not isinstance(value, dict):
+        raise _Bad(f"expected an object of variant view entries, not {_what(value)}")
+    declared = _view_types(board, players, variants)
+    shown: dict[str, Any] = {}
+    for key in value:
+        owners = [v for v in variants if key == v or key.startswith(v + ".")]
+        if not owners:
+            raise _Path(key, f"no variant of the game ({', '.join(variants) or 'none'}) shows it")
+        kind = next((types[key] for v in owners if key in (types := declared[v] or {})), None)
+        if kind is not None:
+            shown[key] = _field(value, key, functools.partial(_read, kind=kind))
+        elif all(declared[v] is None for v in owners):
+            shown[key] = _field(value, key, _json_value)
+        else:
+            raise _Path(key, f"variant {owners[-1]!r} shows no such entry")
+    for variant in variants:
+        missing = sorted(set(declared[variant] or ()) - set(value))
+        if missing:
+            raise _Bad(f"missing entries {missing}, which variant {variant!r} shows")
+    return FrozenMap(shown)
+
+
+def _view_types(
+    board: Board, players: int, variants: tuple[str, ...]
+) -> dict[str, dict[str, Any] | None]:
+    """Per variant of the game, its view entries' types (``None``: it declares none)."""
+    plugins = installed_plugins()
+    found: dict[str, dict[str, Any] | None] = {}
+    for name in variants:
+        plugin = plugins.get(name)
+        impl = None if plugin is None else plugin.impls.get("ttr_view_types")
+        if impl is None:
+            found[name] = None
+        else:
+            found[name] = hookcheck.declarations(impl, impl(board, players), "type")
+    return found
 
 
 def _unstructure_record(record: GameRecord) -> dict[str, Any]:
@@ -1029,14 +1356,31 @@ def _unstructure_record(record: GameRecord) -> dict[str, Any]:
         "actions": [_unstructure_action(a) for a in record.actions],
         "library_version": record.library_version,
         "plugin_versions": dict(record.plugin_versions),
+        **(
+            {}
+            if record.termination is None
+            else {"termination": str(record.termination), "forfeit": record.forfeit}
+        ),
     }
 
 
 def _structure_record(value: Any, _: Any) -> GameRecord:
     if not isinstance(value, dict):
         raise _Bad(f"expected a game record object, not {_what(value)}")
-    _check_keys(value, {f.name for f in attrs.fields(GameRecord)})
+    optional = {"termination", "forfeit"}
+    fields = {f.name for f in attrs.fields(GameRecord)}
+    _check_keys(value, fields, fields - optional)
     _check_format(value)
+    termination = (
+        _field(value, "termination", lambda v: None if v is None else _enum(Termination)(v, None))
+        if "termination" in value
+        else None
+    )
+    forfeit = (
+        _field(value, "forfeit", lambda v: None if v is None else _natural(v))
+        if "forfeit" in value
+        else None
+    )
     return GameRecord(
         map=_field(value, "map", lambda v: _strict_str(v, str)),
         map_fingerprint=_field(value, "map_fingerprint", lambda v: _strict_str(v, str)),
@@ -1048,6 +1392,8 @@ def _structure_record(value: Any, _: Any) -> GameRecord:
         library_version=_field(value, "library_version", lambda v: _strict_str(v, str)),
         plugin_versions=_field(value, "plugin_versions", lambda v: _read(v, Mapping[str, str])),
         format=value["format"],
+        termination=termination,
+        forfeit=forfeit,
     )
 
 
@@ -1249,12 +1595,43 @@ def _check_core(state: GameState) -> None:
         raise DataError("final_turns", f"expected -1 to {n}, not {state.final_turns}")
     if state.passes > n:
         raise DataError("passes", f"expected 0 to {n}, not {state.passes}")
+    _check_ending(state.termination, state.forfeit, n)
+    if state.ply > MAX_ACTIONS:
+        raise DataError("ply", f"expected at most {MAX_ACTIONS} actions, not {state.ply}")
+
+
+def _check_ending(termination: Termination | None, forfeit: int | None, players: int) -> None:
+    """A forfeiting seat exactly when a resignation or timeout ended the game."""
+    names_seat = EARLY_ENDINGS.get(termination) if termination is not None else None
+    if names_seat:
+        if forfeit is None or not 0 <= forfeit < players:
+            raise DataError("forfeit", f"a {termination} names a seat (0 to {players - 1})")
+    elif forfeit is not None:
+        raise DataError(
+            "forfeit", f"only a resignation or a timeout names a seat, not {termination}"
+        )
 
 
 def _check_variants(state: GameState) -> None:
+    pending = state.pending
+    if pending is not None and not _known_kind(str(pending.kind), state.rules.variants):
+        # A decision nobody can answer: the core's kinds, or a variant's own, named after it.
+        raise DataError(
+            "pending.kind",
+            f"{show(str(pending.kind))} is neither a core decision "
+            f"({', '.join(str(k) for k in PendingKind)}) nor one of a variant of the game "
+            f"(starting with its name: {', '.join(state.rules.variants) or 'none'})",
+        )
     for variant, problem in state.rules.run_check_state(state):
         key = problem.split(":", 1)[0] if ":" in problem else variant
         raise DataError(f"variant_state.{key}", problem)
+
+
+def _known_kind(kind: str, variants: Sequence[str]) -> bool:
+    """Whether ``kind`` is a decision of the core or of one of ``variants``."""
+    if kind in {str(k) for k in PendingKind}:
+        return True
+    return any(kind == v or kind.startswith(v + ".") for v in variants)
 
 
 _CONVERTER = _make_converter()

@@ -113,6 +113,22 @@ class Termination(enum.StrEnum):
     CARS = "cars"
     #: Every player passed in turn for a full round (engine decision E2).
     STALEMATE = "stalemate"
+    # Ended early, by :func:`ttr_core.end_game` (never by ``apply``); see
+    # docs/rules.md, "Ending a game early".
+    #: A seat resigned (``GameState.forfeit``): it loses.
+    RESIGNATION = "resignation"
+    #: A seat ran out of time (``GameState.forfeit``): it loses.
+    TIMEOUT = "timeout"
+    #: The game was given up by everyone (or a server stopped it): nobody wins.
+    ABANDONED = "abandoned"
+
+
+#: The terminations :func:`ttr_core.end_game` makes, and whether each names a seat.
+EARLY_ENDINGS: dict[Termination, bool] = {
+    Termination.RESIGNATION: True,
+    Termination.TIMEOUT: True,
+    Termination.ABANDONED: False,
+}
 
 
 @attrs.frozen(repr=False)
@@ -151,6 +167,12 @@ class GameState:
     termination: Termination | None = None
     #: Variant state: sorted ``(key, value)`` pairs owned by plugins.
     variant_state: tuple[tuple[str, Any], ...] = ()
+    #: Actions applied so far (the starting ticket choices included): a move
+    #: counter for servers (``apply(..., expect_ply=)`` refuses a stale move).
+    ply: int = 0
+    #: The seat that resigned or ran out of time (``Termination.RESIGNATION``,
+    #: ``TIMEOUT``); ``None`` otherwise.
+    forfeit: int | None = None
     _legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False
     )
@@ -266,6 +288,8 @@ def replace_state(
     shuffles: Any = _SAME,
     termination: Any = _SAME,
     variant_state: Any = _SAME,
+    ply: Any = _SAME,
+    forfeit: Any = _SAME,
 ) -> GameState:
     """A copy of ``state`` with the fields given changed: ``attrs.evolve``, for the hot path."""
     return GameState(
@@ -287,6 +311,8 @@ def replace_state(
         state.shuffles if shuffles is _SAME else shuffles,
         state.termination if termination is _SAME else termination,
         state.variant_state if variant_state is _SAME else variant_state,
+        state.ply if ply is _SAME else ply,
+        state.forfeit if forfeit is _SAME else forfeit,
     )
 
 

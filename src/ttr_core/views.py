@@ -104,6 +104,11 @@ class PlayerView:
     shuffles: int = 0
     #: How the game ended, or ``None`` while it goes on.
     termination: Termination | None = None
+    #: Actions applied so far (``GameState.ply``): send it with a move as
+    #: ``apply(..., expect_ply=)`` to have a stale or repeated move refused.
+    ply: int = 0
+    #: The seat that resigned or ran out of time (``GameState.forfeit``).
+    forfeit: int | None = None
 
 
 def player_view(state: GameState, player: int) -> PlayerView:
@@ -159,6 +164,8 @@ def player_view(state: GameState, player: int) -> PlayerView:
         passes=state.passes,
         shuffles=state.shuffles,
         termination=state.termination,
+        ply=state.ply,
+        forfeit=state.forfeit,
     )
 
 

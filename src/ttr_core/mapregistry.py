@@ -1,0 +1,104 @@
+"""Maps that data may name: the built-in maps and those the app registered.
+
+A state, view or record read from outside names its map by id and content
+fingerprint. Such a name is looked up here and nowhere else: among the maps
+the app registered in code (:func:`register_map`) and the built-in maps. It
+is never taken as the path of a file, so untrusted data cannot make the
+library open a file; a map it names that is neither is refused with one fixed
+message that says nothing about the file system.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .board import Board
+from .errors import ArgumentError, show
+from .maploader import builtin_map
+
+__all__ = ["MAX_REGISTERED", "find_map", "register_map", "registered_maps", "unregister_map"]
+
+#: Most maps (distinct contents) an app may register at once.
+MAX_REGISTERED = 256
+
+#: The refusal of a map name from data that is neither registered nor built in.
+#: Fixed: it must not depend on whether a file of that name exists.
+NOT_AVAILABLE = (
+    "the map is neither a built-in map nor one the app registered "
+    "(ttr_core.register_map); a map name in data is never read as a file"
+)
+
+_lock = threading.Lock()
+# Copy-on-write: readers take the current dict without the lock.
+_registered: dict[tuple[str, str], Board] = {}
+
+
+def register_map(board: Board) -> str:
+    """Let data (saved states, views, records) name ``board`` by its id and
+    content fingerprint, as it names a built-in map; returns the map id.
+
+    An app registers the maps it loaded itself (``load_map(path)``, a map
+    with another ticket deck ...) before it reads data written on them.
+    Boards of one id with different content are told apart by their
+    fingerprints; registering the same content again changes nothing.
+    Raises :class:`ArgumentError` if ``board`` is not a :class:`Board` or
+    :data:`MAX_REGISTERED` maps are registered already.
+    """
+    if not isinstance(board, Board):
+        raise ArgumentError(f"register_map() takes a loaded Board, not {show(board)}")
+    from .serialize import map_fingerprint
+
+    key = (board.id, map_fingerprint(board))
+    global _registered
+    with _lock:
+        if key not in _registered and len(_registered) >= MAX_REGISTERED:
+            raise ArgumentError(
+                f"{MAX_REGISTERED} maps are registered already: unregister_map() one first"
+            )
+        _registered = {**_registered, key: board}
+    return board.id
+
+
+def unregister_map(board: Board | str) -> int:
+    """Forget a registered map: a :class:`Board` (that content) or a map id
+    (every content of that id). Returns how many were forgotten (``0`` if
+    none was registered). Raises :class:`ArgumentError` for another type."""
+    if not isinstance(board, Board | str):
+        raise ArgumentError(f"unregister_map() takes a Board or a map id, not {show(board)}")
+    global _registered
+    with _lock:
+        if isinstance(board, Board):
+            from .serialize import map_fingerprint
+
+            gone = {(board.id, map_fingerprint(board))}
+        else:
+            gone = {key for key in _registered if key[0] == board}
+        kept = {key: b for key, b in _registered.items() if key not in gone}
+        count = len(_registered) - len(kept)
+        _registered = kept
+    return count
+
+
+def registered_maps() -> tuple[Board, ...]:
+    """The maps the app registered, in the order registered."""
+    return tuple(_registered.values())
+
+
+def find_map(map_id: str, fingerprint: str) -> Board | None:
+    """The board data names by ``map_id``: a registered map of that id (the one
+    with ``fingerprint`` if several), else the built-in map of that id, else
+    ``None``. Never opens a file other than a built-in map's."""
+    registered = _registered  # one consistent copy
+    exact = registered.get((map_id, fingerprint))
+    if exact is not None:
+        return exact
+    builtin = builtin_map(map_id)
+    if builtin is not None and builtin.id == map_id:
+        from .serialize import map_fingerprint
+
+        if map_fingerprint(builtin) == fingerprint:
+            return builtin
+    for (found_id, _), board in registered.items():
+        if found_id == map_id:
+            return board  # the caller reports the fingerprint that differs
+    return builtin

@@ -1,0 +1,406 @@
+"""JSON Schema (draft 2020-12) of every message :func:`~ttr_core.to_json` writes.
+
+The schemas are generated, not written by hand: the attrs classes give the
+fields and their types, the readers' own key sets (``GameState``'s keys, the
+fields of :class:`PlayerView`, :class:`GameRecord` ...) the properties, and
+the action tags and variant state types come from the core and the plugins'
+``ttr_action_types`` / ``ttr_variant_state_types`` declarations. Objects are
+closed (``additionalProperties: false``), keys the reader requires are
+``required``, and counts the reader refuses below zero have ``minimum: 0``.
+
+A schema checks shape, not the rules: a message it accepts may still be
+refused by :func:`~ttr_core.from_json` (a card name the map does not have, a
+state whose cards do not add up), never the other way round. Card names
+differ between maps, so hands are objects of counts under any name.
+JSON Schema counts ``2.0`` as an integer; the library does not.
+
+``json_schema(kind)`` covers the core and every installed variant;
+``scripts/write_schemas.py`` writes the schemas of the built-in variants to
+``ttr_core/schemas/*.json`` (:data:`SCHEMA_FILES`).
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Union, get_args, get_origin
+
+import attrs
+
+from . import hookcheck
+from . import serialize as _ser
+from .actions import Action
+from .board import Board, Location, MapRules, Route, Ticket
+from .boarddata import BOARD_FIELDS
+from .errors import ArgumentError
+from .plugin_manager import GameRules, installed_plugins
+from .scoring import FinalScores, ScoreSheet
+from .serialize import FORMAT_VERSION, MAX_ACTIONS, GameRecord
+from .state import GameState, Hand, Pending, PlayerState
+from .views import PlayerView
+
+__all__ = ["SCHEMA_FILES", "json_schema", "schema_texts", "shipped_variants"]
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+#: The kinds with a schema, by the name of their file (``schemas/NAME.json``).
+SCHEMA_FILES: Mapping[str, Any] = {
+    "action": Action,
+    "actions": list[Action],
+    "game_state": GameState,
+    "player_view": PlayerView,
+    "score_sheet": ScoreSheet,
+    "score_sheets": list[ScoreSheet],
+    "final_scores": FinalScores,
+    "game_record": GameRecord,
+    "board": Board,
+}
+
+
+def shipped_variants() -> tuple[str, ...]:
+    """The variants the ttr-core distribution itself registers (its own entry
+    points, whatever else is installed): the shipped schema files cover these.
+    Read from the package metadata, so the core names no variant."""
+    from importlib import metadata
+
+    try:
+        points = metadata.distribution("ttr-core").entry_points
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare tree
+        return ()
+    return tuple(sorted(p.name for p in points if p.group == "ttr_core.plugins"))
+
+
+_NATURAL: dict[str, Any] = {"type": "integer", "minimum": 0}
+_INTS: dict[str, Any] = {"type": "array", "items": {"type": "integer"}}
+_STRINGS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+#: Card counts by card name (hands, the discard pile): names differ by map.
+_COUNTS: dict[str, Any] = {"type": "object", "additionalProperties": _NATURAL}
+_NATURAL_OR_NULL: dict[str, Any] = {"anyOf": [{"type": "null"}, _NATURAL]}
+_FORMAT: dict[str, Any] = {"type": "integer", "const": FORMAT_VERSION}
+_OPTIONS: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "object"}}
+_SEED: dict[str, Any] = {"type": "integer", "minimum": 0, "exclusiveMaximum": 2**256}
+
+#: The JSON form of :class:`GameState` keys whose JSON differs from the
+#: attrs field's type (other keys follow the field's type). Keep in step with
+#: ``serialize._structure_state``: the tests check every key against it.
+_STATE_KEY_SCHEMAS: dict[str, Callable[[_Builder], dict[str, Any]]] = {
+    "format": lambda b: _FORMAT,
+    "board": lambda b: b.ref(Board),
+    "players": lambda b: {"type": "array", "items": b.ref(PlayerState)},
+    "variants": lambda b: _STRINGS,
+    "options": lambda b: _OPTIONS,
+    "seed": lambda b: _SEED,
+    "deck": lambda b: _STRINGS,
+    "display": lambda b: {"type": "array", "items": {"type": ["string", "null"]}},
+    "discard": lambda b: _COUNTS,
+    "ticket_deck": lambda b: _INTS,
+    "ticket_discard": lambda b: _INTS,
+    "owners": lambda b: _INTS,
+    "pending": lambda b: {"anyOf": [{"type": "null"}, b.ref(Pending)]},
+    "passes": lambda b: _NATURAL,
+    "turn": lambda b: _NATURAL,
+    "shuffles": lambda b: _NATURAL,
+    "ply": lambda b: _NATURAL,
+    "forfeit": lambda b: _NATURAL_OR_NULL,
+    "variant_state": lambda b: b.variant_state(),
+}
+
+#: Player fields read as counts ≥ 0 (``serialize._structure_player``).
+_PLAYER_NATURAL = frozenset({"cars"})
+
+
+def json_schema(kind: Any, *, variants: Iterable[str] | None = None) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of what :func:`~ttr_core.to_json` writes
+    for ``kind``: ``Action``, ``list[Action]``, ``GameState``, ``PlayerView``,
+    ``ScoreSheet``, ``list[ScoreSheet]`` (or a list of any other of these),
+    ``FinalScores``, ``GameRecord`` or ``Board`` (:func:`~ttr_core.board_data`),
+    or the name of one of :data:`SCHEMA_FILES` (``"game_state"``).
+
+    ``variants`` limits the plugin action types and variant state to those
+    variants' (default: every installed variant). A new dict on each call.
+    """
+    if isinstance(kind, str):
+        if kind not in SCHEMA_FILES:
+            raise ArgumentError(
+                f"kind must be one of {', '.join(SCHEMA_FILES)} or a class, not {kind!r}"
+            )
+        name, kind = kind, SCHEMA_FILES[kind]
+    else:
+        name = next((n for n, k in SCHEMA_FILES.items() if k == kind), "")
+        item = _ser._list_item(kind)
+        if not name and not (kind in _ser._READABLE or item in _ser._READABLE or kind is Board):
+            raise ArgumentError(f"no JSON schema for {kind!r}")
+    names = tuple(installed_plugins()) if variants is None else tuple(variants)
+    if isinstance(variants, str):
+        raise ArgumentError("variants must be a list of variant names, not a string")
+    builder = _Builder(names)
+    body = builder.schema(kind)
+    schema: dict[str, Any] = {"$schema": DIALECT}
+    if name:
+        schema["$id"] = f"urn:ttr-core:schema:{name}"
+    item = _ser._list_item(kind)
+    title = f"list[{item.__name__}]" if item is not None else kind.__name__
+    schema["title"] = f"ttr-core {title} (format {FORMAT_VERSION})"
+    schema.update(body)
+    if builder.defs:
+        schema["$defs"] = dict(sorted(builder.defs.items()))
+    return schema
+
+
+class _Builder:
+    """Schemas of types, the named ones (attrs classes) kept in ``$defs``."""
+
+    def __init__(self, variants: tuple[str, ...]) -> None:
+        self.variants = variants
+        self.defs: dict[str, Any] = {}
+        self._names: dict[Any, str] = {}
+        plugins = installed_plugins()
+        self.actions: dict[str, type[Action]] = dict(_ser.CORE_ACTION_TAGS)
+        self.declared: dict[str, Any] = {}
+        for variant in variants:
+            plugin = plugins.get(variant)
+            if plugin is None:
+                raise ArgumentError(f"no installed variant {variant!r}")
+            impl = plugin.impls.get("ttr_action_types")
+            if impl is not None:
+                self.actions.update(hookcheck.declarations(impl, impl(), "action class"))
+            impl = plugin.impls.get("ttr_variant_state_types")
+            if impl is not None:
+                self.declared.update(hookcheck.declarations(impl, impl(), "type"))
+
+    # -- named definitions ---------------------------------------------------
+
+    def ref(self, cls: Any) -> dict[str, Any]:
+        """A ``$ref`` to ``cls``'s definition, made on first use."""
+        name = self._names.get(cls)
+        if name is None:
+            name = cls.__name__
+            while name in self.defs:  # two classes of one name (plugins)
+                name += "_"
+            self._names[cls] = name
+            self.defs[name] = {}  # placed first: a recursive type refers to itself
+            self.defs[name] = self._definition(cls)
+        return {"$ref": f"#/$defs/{name}"}
+
+    def _definition(self, cls: Any) -> dict[str, Any]:
+        if cls is Action:
+            return {"oneOf": [self.ref(c) for _, c in sorted(self.actions.items())]}
+        if isinstance(cls, type) and issubclass(cls, Action):
+            return self.action(cls)
+        special = {
+            Board: self.board_ref,
+            GameState: self.state,
+            PlayerState: self.player,
+            Pending: self.pending,
+            PlayerView: self.view,
+            GameRecord: self.record,
+        }.get(cls)
+        if special is not None:
+            return special()
+        return self.attrs_object(cls)
+
+    def schema(self, kind: Any) -> dict[str, Any]:
+        """The top-level schema of ``kind`` (a board *description* for Board)."""
+        if kind is Board:
+            return self.board_data()
+        item = _ser._list_item(kind)
+        if item is not None:
+            return {"type": "array", "items": self.of(item), "maxItems": MAX_ACTIONS}
+        return self.of(kind)
+
+    # -- types -----------------------------------------------------------------
+
+    def of(self, tp: Any) -> dict[str, Any]:
+        """The schema of a field of type ``tp``, as the converter reads it."""
+        origin = get_origin(tp)
+        args = get_args(tp)
+        simple = {int: "integer", str: "string", bool: "boolean", float: "number"}
+        if tp in simple:
+            return {"type": simple[tp]}
+        if tp is None or tp is type(None):
+            return {"type": "null"}
+        if tp is Any or tp is object:
+            return {}
+        if tp is Hand:
+            return _COUNTS
+        if origin in (Union, types.UnionType):
+            return {"anyOf": [self.of(a) for a in args]}
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return {"type": "array", "items": self.of(args[0])}
+            return {
+                "type": "array",
+                "prefixItems": [self.of(a) for a in args],
+                "items": False,
+                "minItems": len(args),
+            }
+        if origin in (frozenset, list):
+            return {"type": "array", "items": self.of(args[0]) if args else {}}
+        if origin in (Mapping, dict) or tp in (Mapping, dict):
+            key, value = args or (str, Any)
+            found: dict[str, Any] = {"type": "object", "additionalProperties": self.of(value)}
+            if key is int:  # written with the numbers as keys (route points by length)
+                found["propertyNames"] = {"pattern": "^-?[0-9]+$"}
+            return found
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            return {"type": "string", "enum": [m.value for m in tp]}
+        if isinstance(tp, type) and (attrs.has(tp) or issubclass(tp, Action)):
+            return self.ref(tp)
+        raise ArgumentError(f"no JSON schema for type {tp!r}")
+
+    @staticmethod
+    def _fields(cls: type) -> list[attrs.Attribute[Any]]:
+        # Names some modules import only for type checking (GameState.rules).
+        names = {"GameRules": GameRules, "Action": Action, "Board": Board}
+        return [f for f in attrs.fields(attrs.resolve_types(cls, localns=names)) if f.init]
+
+    def attrs_object(
+        self,
+        cls: type,
+        *,
+        all_required: bool = False,
+        override: Mapping[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """An attrs class as cattrs reads it: its fields by their init names,
+        those without a default required, no other key."""
+        properties: dict[str, Any] = {}
+        required = []
+        for field in self._fields(cls):
+            key = field.alias or field.name
+            if override and key in override:
+                properties[key] = override[key]
+            else:
+                properties[key] = self.of(field.type)
+            if all_required or field.default is attrs.NOTHING:
+                required.append(key)
+        return _object(properties, required)
+
+    def action(self, cls: type[Action]) -> dict[str, Any]:
+        tags = [t for t, c in sorted(self.actions.items()) if c is cls]
+        if not tags:
+            raise ArgumentError(f"{cls.__name__} has no JSON tag (hook ttr_action_types)")
+        tag = tags[0]
+        inner = self.attrs_object(cls)
+        properties = {"type": {"const": tag}, **inner["properties"]}
+        return _object(properties, ["type", *inner["required"]], title=tag)
+
+    def board_ref(self) -> dict[str, Any]:
+        string = {"type": "string"}
+        return _object({"id": string, "fingerprint": string}, ["id", "fingerprint"])
+
+    def state(self) -> dict[str, Any]:
+        fields = {f.name: f for f in self._fields(GameState)}
+        properties = {}
+        for key in sorted(_ser._STATE_KEYS):
+            make = _STATE_KEY_SCHEMAS.get(key)
+            if make is not None:
+                properties[key] = make(self)
+            elif key in fields:
+                properties[key] = self.of(fields[key].type)
+            else:
+                raise ArgumentError(f"GameState key {key!r} has no known JSON form")
+        # Keys added after format 1 was first written may be missing (old saves).
+        optional: frozenset[str] = getattr(_ser, "_STATE_KEYS_ADDED", frozenset())
+        return _object(properties, sorted(_ser._STATE_KEYS - optional))
+
+    def player(self) -> dict[str, Any]:
+        override: dict[str, dict[str, Any]] = {
+            "hand": _COUNTS,
+            "known": _COUNTS,
+            "tickets": _INTS,
+            "routes": _INTS,
+        }
+        override.update({name: _NATURAL for name in _PLAYER_NATURAL})
+        return self.attrs_object(PlayerState, override=override)
+
+    def pending(self) -> dict[str, Any]:
+        data = [{"type": "null"}, *(self.of(t) for _, t in sorted(self.declared.items()))]
+        properties = {
+            "kind": {"type": "string"},
+            "player": _NATURAL,
+            "offered": _INTS,
+            "min_keep": _NATURAL,
+            "data": {"anyOf": data},
+        }
+        return _object(properties, list(properties))
+
+    def variant_state(self) -> dict[str, Any]:
+        properties = {key: self.of(tp) for key, tp in sorted(self.declared.items())}
+        return _object(properties, [])
+
+    def view(self) -> dict[str, Any]:
+        found = self.attrs_object(PlayerView, override={"board": self.ref(Board)})
+        properties = {"format": _FORMAT, **found["properties"]}
+        return _object(properties, ["format", *found["required"]])
+
+    def record(self) -> dict[str, Any]:
+        override = {
+            "format": _FORMAT,
+            "players": _NATURAL,
+            "seed": _SEED,
+            "options": _OPTIONS,
+            "actions": {"type": "array", "items": self.ref(Action), "maxItems": MAX_ACTIONS},
+            "forfeit": _NATURAL_OR_NULL,
+        }
+        # Read as required: every field without a default, and the format.
+        found = self.attrs_object(GameRecord, override=override)
+        found["required"] = ["format", *found["required"]]
+        return found
+
+    def board_data(self) -> dict[str, Any]:
+        fields = {f.name: f for f in self._fields(Board)}
+        entries = {
+            Location: self._entry(Location),
+            Route: self._entry(Route),
+            Ticket: self._entry(Ticket),
+            MapRules: self._entry(MapRules),
+        }
+        properties: dict[str, Any] = {"format": _FORMAT}
+        for name in BOARD_FIELDS:
+            tp = fields[name].type
+            item = get_args(tp)[0] if get_origin(tp) is tuple else tp
+            if item in entries:
+                properties[name] = (
+                    {"type": "array", "items": entries[item]}
+                    if get_origin(tp) is tuple
+                    else entries[item]
+                )
+            else:
+                properties[name] = self.of(tp)
+            if name == "name":
+                properties["fingerprint"] = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+            elif name == "wild_name":
+                properties["card_names"] = _STRINGS
+                properties["deck"] = _COUNTS
+        return _object(properties, list(properties))
+
+    def _entry(self, cls: type) -> dict[str, Any]:
+        # board_data writes every field, defaults included.
+        return self.attrs_object(cls, all_required=True)
+
+
+def _object(
+    properties: Mapping[str, Any], required: Iterable[str], title: str = ""
+) -> dict[str, Any]:
+    found: dict[str, Any] = {"type": "object"}
+    if title:
+        found["title"] = title
+    found["properties"] = dict(properties)
+    found["required"] = list(required)
+    found["additionalProperties"] = False
+    return found
+
+
+def schema_texts() -> dict[str, str]:
+    """The text of each shipped schema file by file name (``game_state.json``):
+    the built-in variants' schemas, as ``scripts/write_schemas.py`` writes them."""
+    import json
+
+    return {
+        f"{name}.json": json.dumps(
+            json_schema(name, variants=shipped_variants()), indent=2, ensure_ascii=False
+        )
+        + "\n"
+        for name in SCHEMA_FILES
+    }
