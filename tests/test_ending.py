@@ -162,3 +162,44 @@ def test_states_with_an_inconsistent_ending_are_refused() -> None:
     playing["forfeit"] = 0
     with pytest.raises(ttr_core.DataError, match="forfeit"):
         ttr_core.from_json(json.dumps(playing), ttr_core.GameState)
+
+
+@pytest.mark.parametrize(
+    ("how", "seat", "said", "winner"),
+    [
+        (
+            "resignation",
+            1,
+            "Seat 1 resigned: the game ends here, and seat 1 loses.",
+            "Winner: seat 0",
+        ),
+        ("timeout", 0, "Seat 0 ran out of time", "Winner: seat 1"),
+        ("abandoned", None, "The game was abandoned", "No winner."),
+    ],
+)
+def test_ttr_replay_tells_how_the_game_ended_early(
+    tmp_path: Any, how: str, seat: Any, said: str, winner: str
+) -> None:
+    import subprocess
+    import sys
+
+    state = _midgame("newyork", 2, None, seed=3, plies=20)
+    rng = random.Random(3)
+    actions = []
+    again = ttr_core.new_game("newyork", 2, seed=3)
+    while again.ply < state.ply:  # _midgame's actions, played again
+        action = rng.choice(ttr_core.legal_actions(again))
+        again = ttr_core.apply(again, action)
+        actions.append(action)
+    assert again == state
+    path = tmp_path / "game.json"
+    path.write_text(ttr_core.to_json(ttr_core.record_of(end_game(state, how, seat), actions)))
+    run = subprocess.run(
+        [sys.executable, "-m", "ttr_core", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert said in run.stdout
+    assert run.stdout.rstrip().endswith(winner)

@@ -152,8 +152,19 @@ def _replay(argv: Sequence[str]) -> int:
     if not final.is_over:
         print("The record ends before the game does.")
         return 0
+    early = _EARLY_ENDINGS.get(str(final.termination))
+    if early is not None:
+        print(early.format(seat=final.forfeit))
     _print_scores(final, final_scores(final))
     return 0
+
+
+#: How ``ttr replay`` tells a game ended early (``end_game``).
+_EARLY_ENDINGS = {
+    "resignation": "Seat {seat} resigned: the game ends here, and seat {seat} loses.",
+    "timeout": "Seat {seat} ran out of time: the game ends here, and seat {seat} loses.",
+    "abandoned": "The game was abandoned: it ends here, with no winner.",
+}
 
 
 def _write_turn_pictures(states: Sequence[GameState], folder: str) -> int:
@@ -387,6 +398,9 @@ def _print_scores(state: GameState, scores: FinalScores) -> None:
             route = board.routes[rid]
             print(f"        {route.a}–{route.b} ({route.color} {route.length})")
     names = ", ".join(f"seat {w}" for w in scores.winners)
+    if not names:  # an abandoned game
+        print("\nNo winner.")
+        return
     print(f"\nWinner{'s' if len(scores.winners) > 1 else ''}: {names}")
 
 
