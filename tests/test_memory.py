@@ -46,3 +46,27 @@ def test_loading_many_map_files_keeps_a_bounded_number_of_boards(tmp_path: Path)
     alive = sum(1 for ref in refs if ref() is not None)
     assert alive <= 16  # the load_map cache's bound; the rest were freed with their tables
     assert refs[-1]() is not None  # the most recent stay cached
+
+
+def test_playing_many_ticket_deck_files_keeps_a_bounded_number_of_boards(
+    tmp_path: Path,
+) -> None:
+    # Issue 24: every deck file ever played stayed cached on the shared
+    # built-in board (1,000 files: 26.5 to 211 MB, growing linearly).
+    board = ttr_core.load_map("newyork")
+    text = ttr_core.ticket_deck_toml(board, board.tickets)
+    refs = []
+    for i in range(1000):
+        path = tmp_path / f"deck{i}.toml"
+        path.write_text(text, encoding="utf-8")
+        state = ttr_core.new_game("newyork", 2, seed=i, tickets=path)
+        assert state.board is not board and state.board.tickets == board.tickets
+        refs.append(weakref.ref(state.board))
+    assert ttr_core.new_game("newyork", 2, seed=0, tickets=path).board is state.board
+    del state
+    gc.collect()
+    alive = sum(1 for ref in refs if ref() is not None)
+    assert alive <= 16  # the deck cache's bound; the rest were freed with their tables
+    assert refs[-1]() is not None  # the most recent stay cached
+    decks = [key for key in board.derived if type(key) is tuple and key[0] == "tickets"]
+    assert len(decks) <= 16

@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
+from stat import S_ISBLK, S_ISCHR, S_ISDIR, S_ISFIFO, S_ISREG
 from typing import Any, TypeVar
 
 import attrs
@@ -37,6 +38,7 @@ from .board import (
     evict_oldest,
     name_key,
 )
+from .confusables import mixed_scripts, skeleton, unusual_characters
 from .errors import (
     ArgumentError,
     GeneratedTicketsWarning,
@@ -106,6 +108,9 @@ MAX_PROVENANCE_ITEMS = 100
 #: The narrowest and the widest board (``[map] aspect``, width ÷ height).
 MIN_ASPECT = 0.1
 MAX_ASPECT = 10.0
+#: What a ``[map] id`` must be: a name (lower-case ASCII letters, digits, ``_``
+#: and ``-``; at most 64 characters), never a path. Data names maps by id.
+MAP_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 #: Most problems one ``MapError`` lists; one more entry counts the rest.
 MAX_PROBLEMS = 100
 #: Most "did you mean" hints one load computes (each compares with every name).
@@ -115,6 +120,8 @@ _MAX_HINTS = 50
 #: paragraph separators. They corrupt or disguise text shown to people.
 _CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _RETURNED = ("bottom", "discard")
+#: The reserved colour names (no card colour may look like one), by skeleton.
+_RESERVED_LOOKS = {skeleton(GRAY): GRAY, skeleton(WILD): WILD}
 _TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board", "provenance"}
 _PROVENANCE_KEYS = {"summary", "sources", "verified", "unverified"}
 _DECK_TOP_KEYS = {"format", "deck", "board"}
@@ -577,14 +584,33 @@ def _size_error(source: str, size: int, kind: str) -> MapError:
     )
 
 
-def _toml(text: str, source: str, kind: str = "map") -> dict[str, Any]:
-    """The TOML ``text`` parsed, once it is known to be small and shallow enough
-    (``MapError`` with the line for text that is not TOML or is too big)."""
+def _plain_text(text: str) -> str:
+    """``text`` with the line ends and the byte-order mark every reader of maps
+    accepts made plain: a byte-order mark at the start (as some editors write
+    one) is dropped, and ``\\r\\n`` and a lone ``\\r`` become ``\\n``, as in a
+    file opened as text. ``parse_map`` and ``load_map`` (and the ticket deck
+    readers) read a text the same way, and report the same lines."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _prepared(text: str, source: str, kind: str) -> str:
+    """:func:`_plain_text` of ``text``, once it is known to be small enough: its
+    UTF-8 as written (the bytes a file of it would hold) within the limit."""
     # Up to a quarter of the limit in characters, the UTF-8 cannot exceed it.
     if len(text) > MAX_FILE_BYTES // 4:
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > MAX_FILE_BYTES:
             raise _size_error(source, size, kind)
+    return _plain_text(text)
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
+    """The TOML ``text`` (prepared by :func:`_prepared`) parsed, once it is known
+    to be shallow enough (``MapError`` with the line for text that is not TOML)."""
     nested = nesting_problem(text, MAX_NESTING, MAX_KEY_PARTS)
     if nested is not None:
         message, line = nested
@@ -638,6 +664,7 @@ def _guarded(source: str, work: Callable[..., _T], *args: Any) -> _T:
 
 
 def _checked_map(text: str, source: str, stacklevel: int) -> Board:
+    text = _prepared(text, source, "map")
     data = _toml(text, source)
     check = _Checker(source, text, data)
     top: Where = ()
@@ -653,6 +680,7 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
     map_id = check.string(meta, "id", "[map]", at)
     name = check.string(meta, "name", "[map]", at, breaks=True)
     aliases = check.string_list(meta, "aliases", "[map]", at)
+    _check_map_names(check, map_id, aliases)
     default_variants = check.string_list(meta, "variants", "[map]", at)
     players = meta.get("players")
     if (
@@ -743,6 +771,54 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
     if missing > 0:
         board = _with_generated_tickets(board, missing, fields["tickets"], stacklevel + 1)
     return board
+
+
+def _script_problem(value: str) -> str | None:
+    """The problem with a name that mixes Latin, Cyrillic and Greek letters
+    (the usual disguise of a look-alike: ``Sоho`` with a Cyrillic ``о``)."""
+    mixed = mixed_scripts(value)
+    if mixed is None:
+        return None
+    return (
+        f"mixes {mixed[0]} and {mixed[1]} letters ({unusual_characters(value)}): "
+        "a name must write its letters in one script"
+    )
+
+
+#: What no map alias may hold or start with: it would read as a path.
+_PATH_CHARACTERS = frozenset("/\\:")
+
+
+def _check_map_names(check: _Checker, map_id: str, aliases: tuple[str, ...]) -> None:
+    """``[map] id`` is a name, never a path; no alias reads as a path, and no
+    two of the id and the aliases look alike."""
+    at: Where = ("map",)
+    if map_id and not MAP_ID.fullmatch(map_id):
+        check.add(
+            "[map]",
+            f"'id' must be a map name (1 to 64 lower-case letters a-z, digits, '_' and '-', "
+            f"starting with a letter or digit), not {_show(map_id)}: data names a map by "
+            "its id, never by a path",
+            at,
+            "id",
+        )
+    looks: dict[str, str] = {skeleton(map_id): f"the map id {map_id!r}"} if map_id else {}
+    for alias in aliases:
+        if alias.startswith((".", "~")) or not _PATH_CHARACTERS.isdisjoint(alias):
+            message = (
+                f"alias {_show(alias)} is not a name but reads as a path "
+                "(no '/', '\\' or ':', no '.' or '~' first)"
+            )
+            check.add("[map]", message, at, "aliases")
+        problem = _script_problem(alias)
+        if problem is not None:
+            check.add("[map]", f"alias {_show(alias)} {problem}", at, "aliases")
+        look = skeleton(alias)
+        other = looks.get(look)
+        if other is not None:
+            message = f"alias {_show(alias)} looks like {other}: each name of a map must differ"
+            check.add("[map]", message, at, "aliases")
+        looks.setdefault(look, f"alias {_show(alias)}")
 
 
 def _with_generated_tickets(
@@ -872,12 +948,23 @@ def _parse_cards(
         check.add("[cards]", message, at, "colors")
         check.too_big = True
     else:
+        looks: dict[str, str] = {}
         for color, count in raw_colors.items():
-            if color in (GRAY, WILD):
-                check.add(
-                    "[cards]", f"{color!r} is reserved and cannot be a card colour", at, "colors"
+            look = skeleton(color)
+            if look in _RESERVED_LOOKS:
+                reserved = _RESERVED_LOOKS[look]
+                seems = "" if color == reserved else f" (it reads as {reserved!r})"
+                message = f"{_show(color)} is reserved and cannot be a card colour{seems}"
+                check.add("[cards]", message, at, "colors")
+            elif look in looks:
+                message = (
+                    f"colour {_show(color)} looks like colour {looks[look]!r}: "
+                    "people cannot tell them apart"
                 )
+                check.add("[cards]", message, at, "colors")
+            looks.setdefault(look, color)
             problem = _text_problem(color, MAX_NAME_LENGTH) if color.strip() else "must be named"
+            problem = problem or _script_problem(color)
             if problem is not None:
                 check.add("[cards]", f"colour {_show(color)} {problem}", at, "colors")
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
@@ -910,6 +997,17 @@ def _parse_cards(
     elif (problem := _text_problem(wild_name, MAX_NAME_LENGTH)) is not None:
         check.add("[cards]", f"'wild_name' {problem}", at, "wild_name")
         wild_name = WILD
+    else:
+        look = skeleton(wild_name)
+        like = next((c for c in colors if skeleton(c) == look), None)
+        if like is None and look == skeleton(GRAY):
+            like = GRAY
+        problem = _script_problem(wild_name)
+        if like is not None:
+            message = f"'wild_name' {_show(wild_name)} looks like colour {like!r}"
+            check.add("[cards]", message, at, "wild_name")
+        elif problem is not None:
+            check.add("[cards]", f"'wild_name' {_show(wild_name)} {problem}", at, "wild_name")
     return tuple(colors), (*counts, wild), wild_name
 
 
@@ -1089,6 +1187,8 @@ def _parse_locations(
 ) -> tuple[Location, ...]:
     locations: list[Location] = []
     seen: dict[str, str] = {}
+    # By skeleton: the first spelling, its location's index and where it is.
+    looks: dict[str, tuple[str, int, Where]] = {}
     placed: list[tuple[int, Where, str, bool]] = []
     for i, (at, item) in enumerate(_entries(check, board_data, "locations")):
         entry = f"location {i}"
@@ -1103,6 +1203,8 @@ def _parse_locations(
                 )
             elif spelling == name and key in seen:
                 check.add(entry, "duplicate location name", at)
+            elif spelling:
+                _check_look_alike(check, looks, spelling, i, entry, at)
             seen.setdefault(key, name)
         extra = _check_extra(check, "locations", item, entry, at, fields, places)
         pos = _position(check, item.get("pos"), entry, at)
@@ -1110,6 +1212,35 @@ def _parse_locations(
         placed.append((i, at, entry, "pos" in item))
     _check_all_placed(check, placed)
     return tuple(locations)
+
+
+def _check_look_alike(
+    check: _Checker,
+    looks: dict[str, tuple[str, int, Where]],
+    spelling: str,
+    index: int,
+    entry: str,
+    at: Where,
+) -> None:
+    """Report a location name or alias that mixes scripts, or that looks like
+    (has the :func:`skeleton` of) a name or alias of another location: naming
+    both, and the line of the first."""
+    problem = _script_problem(spelling)
+    if problem is not None:
+        check.add(entry, f"name or alias {spelling!r} {problem}", at)
+    other, other_index, other_at = looks.setdefault(
+        skeleton(name_key(spelling)), (spelling, index, at)
+    )
+    if other_index != index:
+        line = check.line(other_at)
+        other_line = f", line {line}" if line is not None else ""
+        differ = unusual_characters(spelling + other)
+        check.add(
+            entry,
+            f"name or alias {spelling!r} looks like {other!r} of location {other_index}"
+            f"{other_line}: people cannot tell them apart" + (f" ({differ})" if differ else ""),
+            at,
+        )
 
 
 def _is_number(value: object) -> bool:
@@ -1431,8 +1562,8 @@ def _builtin_index() -> dict[str, Path]:
         for path in sorted(folder.glob("*.toml")):
             index[path.stem.lower()] = path
             try:
-                meta = tomllib.loads(path.read_text(encoding="utf-8")).get("map", {})
-            except (OSError, ValueError, RecursionError, MemoryError):
+                meta = tomllib.loads(_plain_text(_read(path, path.name, "map"))).get("map", {})
+            except (MapError, ValueError, RecursionError, MemoryError):
                 continue  # reported when the map itself is loaded
             aliases = meta.get("aliases", []) if isinstance(meta, dict) else []
             names = [meta.get("id"), *aliases] if isinstance(aliases, list) else []
@@ -1500,21 +1631,73 @@ def _stat(path: Path) -> tuple[os.stat_result, str]:
         raise _file_error(path.name, f"cannot read the file: {exc}") from None
 
 
+#: How a file is opened to be read: never waiting for a writer (a FIFO), never
+#: becoming the controlling terminal (a terminal device), and not inherited.
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of ``mode`` is not read (``None`` for a regular file): a
+    named pipe, a terminal or ``/dev/stdin`` can block a read forever, and a
+    device such as ``/dev/zero`` never ends."""
+    if S_ISREG(mode):
+        return None
+    if S_ISDIR(mode):
+        kind = "a directory"
+    elif S_ISFIFO(mode):
+        kind = "a named pipe"
+    elif S_ISCHR(mode) or S_ISBLK(mode):
+        kind = "a device"
+    else:
+        kind = "a special file"
+    return f"not a regular file ({kind}): only regular files are read"
+
+
 def _read(path: str | Path, source: str, kind: str) -> str:
-    """The text of a file of at most :data:`MAX_FILE_BYTES` (``MapError`` otherwise)."""
+    """The text of the regular file ``path`` of at most :data:`MAX_FILE_BYTES`
+    (``MapError`` otherwise), as UTF-8.
+
+    The file is opened without waiting (a named pipe opened to read would
+    wait for a writer) and checked on the opened descriptor, so a file
+    replaced by a pipe or a device after an earlier check is still refused;
+    its size is checked before it is read, and no more than the limit is read.
+    """
     try:
-        with open(path, "rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)  # never more, even if the file grew
-            if len(raw) > MAX_FILE_BYTES:
-                raise _size_error(source, os.fstat(file.fileno()).st_size, kind)
-    except OSError as exc:
+        fd = os.open(path, _OPEN_FLAGS)
+    except (OSError, ValueError) as exc:
         raise _file_error(source, f"cannot read the file: {exc}") from None
     try:
-        text = raw.decode("utf-8")
+        status = os.fstat(fd)
+        problem = _not_regular(status.st_mode)
+        if problem is not None:
+            raise _file_error(source, problem)
+        if status.st_size > MAX_FILE_BYTES:
+            raise _size_error(source, status.st_size, kind)
+        chunks: list[bytes] = []
+        left = MAX_FILE_BYTES + 1  # never more, even if the file grew
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        raw = b"".join(chunks)
+        if len(raw) > MAX_FILE_BYTES:
+            raise _size_error(source, max(len(raw), os.fstat(fd).st_size), kind)
+    except OSError as exc:
+        raise _file_error(source, f"cannot read the file: {exc}") from None
+    finally:
+        os.close(fd)
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise _file_error(source, f"not UTF-8 text: {exc}") from None
-    # Line ends as a file opened as text reads them.
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 #: Map files kept loaded (and ticket decks per board): the ones used last.
@@ -1561,7 +1744,8 @@ def parse_ticket_deck(text: str, board: Board, source: str = "<tickets>") -> tup
 
 
 def _checked_ticket_deck(text: str, board: Board, source: str) -> tuple[Ticket, ...]:
-    data = _toml(text, source, "ticket deck")
+    text = _prepared(text, source, "ticket deck")
+    data = _toml(text, source)
     check = _Checker(source, text, data)
     check.unknown_keys(data, _DECK_TOP_KEYS, "file", ())
     version = data.get("format")
@@ -1618,6 +1802,9 @@ def board_with_tickets(board: Board, deck: str | os.PathLike[str]) -> Board:
     """
     path = Path(_path_argument("deck", deck, "the path of a ticket deck file"))
     stat, resolved = _stat(path)
+    problem = _not_regular(stat.st_mode)  # checked again on the file once opened
+    if problem is not None:
+        raise _file_error(path.name, problem)
     if stat.st_size > MAX_FILE_BYTES:
         raise _size_error(path.name, stat.st_size, "ticket deck")
     key = ("tickets", resolved, stat.st_mtime_ns, stat.st_size)
