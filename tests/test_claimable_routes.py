@@ -1,5 +1,5 @@
 """The routes a seat may claim are worked out once per board position (kept by
-the action table for each ``owners`` tuple, updated claim by claim): the
+the engine for each ``owners`` tuple and action table, updated claim by claim): the
 listing they give must be the one worked out afresh from the state's fields,
 however the state came about."""
 

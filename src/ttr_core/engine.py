@@ -87,18 +87,19 @@ _PayTable = tuple[tuple[tuple[ClaimRoute, ...], ...], ...]
 
 
 #: What :func:`_claimable` keeps for one ``owners`` tuple: the tuple itself
-#: (so that its ``id`` is not reused while kept), the unclaimed routes, the
-#: routes whose partner nobody holds, and per seat every route but the
-#: partners of its own (all bits by route id).
-_Claimable = tuple[tuple[int, ...], int, int, tuple[int, ...]]
+#: (so that its ``id`` is not reused while kept), the ``key`` of the action
+#: table it was worked out with (right for that board and player count only),
+#: the unclaimed routes, the routes whose partner nobody holds, and per seat
+#: every route but the partners of its own (all bits by route id).
+_Claimable = tuple[tuple[int, ...], object, int, int, tuple[int, ...]]
 
 
 @attrs.frozen(eq=False)
 class _ActionTable:
     """Every action that can ever be legal with a board and a player count, built
     once: listing legal actions hands out these shared objects, in tuples. It
-    also keeps, in ``claimable``, which routes can be claimed in the board
-    positions seen last (a bounded cache, see :func:`_claimable`)."""
+    holds nothing of any game: it is kept on the board, which every state and
+    view of every game on that board carries (see :data:`_CLAIMABLE`)."""
 
     blind: tuple[DrawBlind, ...]
     face_up: tuple[tuple[DrawFaceUp, ...], ...]
@@ -124,8 +125,9 @@ class _ActionTable:
     colour_length: tuple[tuple[int, int], ...]
     # partner_bit[route]: the bit of the route's partner (0 if it has none).
     partner_bit: tuple[int, ...]
-    # id(owners) -> what _claimable needs for that owners tuple.
-    claimable: dict[int, _Claimable]
+    # What the entries of _CLAIMABLE worked out with this table hold (an object
+    # of its own: nothing else, so that they keep neither table nor board alive).
+    key: object = attrs.field(factory=object)
 
 
 def _action_table(board: Board, players: int) -> _ActionTable:
@@ -214,14 +216,23 @@ def _build_action_table(board: Board, players: int) -> _ActionTable:
             (ANY_COLOR if r.color == GRAY else names.index(r.color), r.length) for r in board.routes
         ),
         partner_bit=tuple(0 if r.partner is None else 1 << r.partner for r in board.routes),
-        claimable={},
     )
 
 
-#: Board positions whose claimable routes an action table keeps (then it
+#: Board positions whose claimable routes :data:`_CLAIMABLE` keeps (then it
 #: starts afresh): a playout needs one at a time, a search over a game tree
 #: many. An entry is under a kilobyte on the largest built-in map.
 _CLAIMABLE_KEPT = 1024
+
+#: ``id(owners)`` -> what :func:`_claimable` needs for that ``owners`` tuple, for
+#: every board and player count. Kept here, not on the board's action table:
+#: the board is shared by every game played on it and carried by their views,
+#: so whatever hangs on it would be reachable from another game's view
+#: (issue 24). Here it is reachable by an import only (as every object of the
+#: process is, through ``gc``): a view carries no game but its own, though
+#: code run in the same process can read anything; a bot that must not is
+#: run in another process and sent its views (``to_json``).
+_CLAIMABLE: dict[int, _Claimable] = {}
 
 
 def _claimable(state: GameState, table: _ActionTable, seat: int) -> int:
@@ -229,15 +240,15 @@ def _claimable(state: GameState, table: _ActionTable, seat: int) -> int:
     not the partner of one of its own routes, nor, when the rules allow one
     route of a pair only, the partner of anyone's.
 
-    The routes' owners decide it; the table keeps what it takes for each
-    ``owners`` tuple seen last (states share the tuple until a route is
+    The routes' owners decide it; :data:`_CLAIMABLE` keeps what it takes for
+    each ``owners`` tuple seen last (states share the tuple until a route is
     claimed), so a turn looks at no route's owner. Partners are mutual (the
     map loader checks it), so "the partner of a claimed route" is the same
     as "a route whose partner is claimed".
     """
     owners = state.owners
-    kept = _kept_claimable(table, owners)
-    if kept is None:
+    kept = _CLAIMABLE.get(id(owners))
+    if kept is None or kept[0] is not owners or kept[1] is not table.key:
         unclaimed = 0
         partner_of_any = 0
         partner_of_seat = [0] * len(state.players)
@@ -254,13 +265,8 @@ def _claimable(state: GameState, table: _ActionTable, seat: int) -> int:
         masks = tuple(~mine for mine in partner_of_seat)
         kept = _keep_claimable(table, owners, unclaimed, ~partner_of_any, masks)
     if state.rules.both_pair_routes_usable:
-        return kept[1] & kept[3][seat]
-    return kept[1] & kept[2] & kept[3][seat]
-
-
-def _kept_claimable(table: _ActionTable, owners: tuple[int, ...]) -> _Claimable | None:
-    kept = table.claimable.get(id(owners))
-    return kept if kept is not None and kept[0] is owners else None
+        return kept[2] & kept[4][seat]
+    return kept[2] & kept[3] & kept[4][seat]
 
 
 def _keep_claimable(
@@ -272,13 +278,14 @@ def _keep_claimable(
 ) -> _Claimable:
     # Safe between threads without a lock: every step is one atomic dict
     # operation (no look over the dict), an entry is an immutable tuple holding
-    # its owners tuple (so a reader checks it is the tuple it asked for, and
-    # its id is not reused while kept), and an entry is right whoever stores
-    # it. Threads storing at once may pass the bound by one entry each.
-    kept = table.claimable
+    # its owners tuple and its table's key (so a reader checks it is the tuple
+    # it asked for, worked out for its board and player count, and the tuple's
+    # id is not reused while kept), and an entry is right whoever stores it.
+    # Threads storing at once may pass the bound by one entry each.
+    kept = _CLAIMABLE
     if len(kept) >= _CLAIMABLE_KEPT:
         kept.clear()  # not an eviction of the oldest: that would look over the dict
-    entry = kept[id(owners)] = (owners, unclaimed, unpartnered, masks)
+    entry = kept[id(owners)] = (owners, table.key, unclaimed, unpartnered, masks)
     return entry
 
 
@@ -293,12 +300,13 @@ def _claimed(
     Harmless if the claim is refused after all (a veto, a plugin's error): the
     entry is right for ``new_owners``, whatever becomes of that tuple.
     """
-    kept = _kept_claimable(table, state.owners)
-    if kept is None:
+    owners = state.owners
+    kept = _CLAIMABLE.get(id(owners))
+    if kept is None or kept[0] is not owners or kept[1] is not table.key:
         return  # worked out when first needed
-    unclaimed = kept[1] & ~(1 << rid)
-    unpartnered = kept[2]
-    masks = kept[3]
+    unclaimed = kept[2] & ~(1 << rid)
+    unpartnered = kept[3]
+    masks = kept[4]
     partner = table.partner_bit[rid]
     if partner:
         unpartnered &= ~partner
