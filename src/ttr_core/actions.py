@@ -11,17 +11,23 @@ their types (a seat of ``0.0`` or ``False`` equals seat 0, yet is none).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 import attrs
 
 from .errors import ArgumentError
 
+#: The most ticket ids a :class:`KeepTickets` is built from (a map has at most 1,000 tickets).
+MAX_KEPT = 1000
+
 
 def _ticket_set(tickets: Iterable[int]) -> frozenset[int]:
     try:
-        return frozenset(tickets)
-    except TypeError:
+        # A bounded read: an endless iterable is refused, not followed.
+        items = list(itertools.islice(tickets, MAX_KEPT + 1))
+        kept = frozenset(items)
+    except Exception:  # not iterable, unhashable items, or a hostile iterable
         found = (
             f"a {type(tickets).__name__} holding something unhashable"
             if isinstance(tickets, Iterable)
@@ -30,6 +36,9 @@ def _ticket_set(tickets: Iterable[int]) -> frozenset[int]:
         raise ArgumentError(
             f"KeepTickets.tickets must be an iterable of ticket ids (ints), not {found}"
         ) from None
+    if len(items) > MAX_KEPT:
+        raise ArgumentError(f"KeepTickets.tickets holds at most {MAX_KEPT} ticket ids")
+    return kept
 
 
 @attrs.frozen

@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 
 import attrs
 
+from .errors import ArgumentError, show
+
 #: The colour name routes use when any one card colour pays for them.
 GRAY = "gray"
 #: The name of the wild card (locomotive, taxi, joker) in hands and payments.
@@ -24,6 +26,16 @@ WILD = "wild"
 K = TypeVar("K")
 V = TypeVar("V")
 T = TypeVar("T")
+
+
+class UnknownName(ArgumentError, KeyError):
+    """A name the board has no location or card colour for (or one that is not a
+    ``str``): an :class:`ArgumentError` that is also the ``KeyError`` a mapping
+    look-up gives."""
+
+    def __str__(self) -> str:
+        # KeyError's own str() would quote the message.
+        return str(self.args[0]) if self.args else ""
 
 
 class FrozenMap(Mapping[K, V]):
@@ -238,12 +250,13 @@ class Board:
     def location(self, name: str) -> Location:
         """The location a user names: its printed name, an alias, or either
         spelled without regard to case, accents, apostrophes or hyphens
-        (``"Den Haag"``, ``"s-gravenhage"``, ``"Liege"``). ``KeyError`` if none."""
-        index = self._location_index.get(name)
-        if index is None:
+        (``"Den Haag"``, ``"s-gravenhage"``, ``"Liege"``). :class:`UnknownName`
+        (an ``ArgumentError`` and a ``KeyError``) if none, or ``name`` is not a ``str``."""
+        index = self._location_index.get(name) if isinstance(name, str) else None
+        if index is None and isinstance(name, str):
             index = self._spellings.get(name_key(name))
         if index is None:
-            raise KeyError(f"no location {name!r} on map {self.id!r}")
+            raise UnknownName(f"no location {show(name)} on map {show(self.id)}")
         return self.locations[index]
 
     @property
@@ -252,17 +265,22 @@ class Board:
         return len(self.colors)
 
     def location_id(self, name: str) -> int:
-        """The index of the location called ``name`` (``KeyError`` if none)."""
-        return self._location_index[name]
+        """The index of the location with printed name ``name`` (:class:`UnknownName`,
+        an ``ArgumentError`` and a ``KeyError``, if none)."""
+        index = self._location_index.get(name) if isinstance(name, str) else None
+        if index is None:
+            raise UnknownName(f"no location {show(name)} on map {show(self.id)}")
+        return index
 
     def card_index(self, name: str) -> int:
-        """The card index of a colour name or ``"wild"`` (``KeyError`` if none)."""
-        if name == WILD:
-            return self.wild
-        try:
-            return self.colors.index(name)
-        except ValueError:
-            raise KeyError(f"no card colour {name!r} on map {self.id!r}") from None
+        """The card index of a colour name or ``"wild"`` (:class:`UnknownName`, an
+        ``ArgumentError`` and a ``KeyError``, if none)."""
+        if isinstance(name, str):
+            if name == WILD:
+                return self.wild
+            if name in self.colors:
+                return self.colors.index(name)
+        raise UnknownName(f"no card colour {show(name)} on map {show(self.id)}")
 
     @property
     def total_cards(self) -> int:
@@ -286,7 +304,9 @@ class Board:
         return self
 
     def __repr__(self) -> str:
-        return f"<Board {self.id!r}: {len(self.locations)} locations, {len(self.routes)} routes>"
+        return (
+            f"<Board {show(self.id)}: {len(self.locations)} locations, {len(self.routes)} routes>"
+        )
 
 
 #: Held by every writer of a board's ``derived`` (readers take no lock): a fill

@@ -119,7 +119,7 @@ class UnknownMapError(TtrError, LookupError):
         self.name = name
         self.available = tuple(available)
         super().__init__(
-            f"unknown map {name!r}: expected one of {', '.join(self.available)} "
+            f"unknown map {show(name)}: expected one of {', '.join(self.available)} "
             "or the path of a .toml map file"
         )
 
@@ -131,7 +131,7 @@ class UnknownVariantError(TtrError, LookupError):
         self.name = name
         self.available = tuple(available)
         known = ", ".join(self.available) or "none installed"
-        super().__init__(message or f"unknown variant {name!r}: expected one of {known}")
+        super().__init__(message or f"unknown variant {show(name)}: expected one of {known}")
 
 
 class PlayerCountError(TtrError, ValueError):
@@ -141,7 +141,9 @@ class PlayerCountError(TtrError, ValueError):
         self.players = players
         self.low = low
         self.high = high
-        super().__init__(f"map {map_name!r} is played by {low} to {high} players, not {players!r}")
+        super().__init__(
+            f"map {show(map_name)} is played by {low} to {high} players, not {show(players)}"
+        )
 
 
 class GameConfigError(TtrError, ValueError):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, get_origin
 import attrs
 
 from .actions import Action
-from .errors import OptionError, PluginError, show
+from .errors import ArgumentError, OptionError, PluginError, show
 from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, NonSeatOwner, VariantOption
 from .scoring import ScoreLine
 from .state import GameState, Hand, Pending, PlayerState
@@ -46,10 +46,13 @@ def set_strict(on: bool = True) -> bool:
     In strict mode every state a per-move hook returns is checked in full
     (same board and seats, hashable variant state, every card accounted for)
     and a filter's result must be a subset of its candidates. Meant for test
-    suites and verification runs; it costs time on every move.
+    suites and verification runs; it costs time on every move. ``ArgumentError``
+    if ``on`` is not a bool.
     """
+    if type(on) is not bool:
+        raise ArgumentError(f"on must be True or False, not {type(on).__name__} {show(on)}")
     previous = STRICT[0]
-    STRICT[0] = bool(on)
+    STRICT[0] = on
     return previous
 
 

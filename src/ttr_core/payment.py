@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import ArgumentError
+from .errors import ArgumentError, show
+from .maploader import MAX_COLORS, MAX_ROUTE_LENGTH
 
 #: ``route_color`` value of a gray route.
 ANY_COLOR = -1
@@ -19,13 +20,9 @@ def _whole(name: str, value: object, low: int, high: int | None = None) -> int:
     """``value`` if it is an ``int`` (not a bool) from ``low`` up to ``high``, else
     :class:`ArgumentError` naming the argument."""
     if type(value) is not int or value < low or (high is not None and value > high):
-        try:
-            shown = repr(value)[:60] if type(value) is not int or value.bit_length() < 200 else ""
-        except Exception:  # any failure of repr: describe the value by its type
-            shown = ""
         span = f"from {low}" if high is None else f"from {low} to {high}"
         raise ArgumentError(
-            f"{name} must be a whole number (int) {span}, not {type(value).__name__} {shown}"
+            f"{name} must be a whole number (int) {span}, not {type(value).__name__} {show(value)}"
         )
     return value
 
@@ -36,15 +33,18 @@ def _check(route_color: object, length: object, counts: object, wild: object) ->
         raise ArgumentError(
             f"counts must be a sequence of card counts (by card index), not {type(counts).__name__}"
         )
-    if len(counts) < 2:
+    # Sizes are bounded before any work (a map's): at most MAX_COLORS colours
+    # and routes of MAX_ROUTE_LENGTH spaces, so at most a few hundred options.
+    if not 2 <= len(counts) <= MAX_COLORS + 1:
         raise ArgumentError(
-            f"counts must hold a count per card index, colours and wild, not {len(counts)}"
+            f"counts must hold a count per card index, colours and wild (2 to "
+            f"{MAX_COLORS + 1}), not {len(counts)}"
         )
     for index, count in enumerate(counts):
         _whole(f"counts[{index}]", count, 0)
     wild = _whole("wild", wild, 0, len(counts) - 1)
-    _whole("length", length, 1)
-    if route_color != ANY_COLOR:
+    _whole("length", length, 1, MAX_ROUTE_LENGTH)
+    if type(route_color) is not int or route_color != ANY_COLOR:
         colour = _whole("route_color", route_color, ANY_COLOR, len(counts) - 1)
         if colour == wild:
             raise ArgumentError(
@@ -84,8 +84,10 @@ def payment_options(
     """Every distinct payment as ``(colour index or None for wilds alone, wilds)``.
 
     Raises :class:`ArgumentError` for an argument of the wrong type or out of
-    range (``counts`` must hold a count ≥ 0 per card index, ``wild`` one of
-    them, ``route_color`` another or ``ANY_COLOR``, ``length`` ≥ 1).
+    range (``counts`` must hold a count ≥ 0 per card index, at most
+    ``MAX_COLORS + 1`` of them, ``wild`` one of them, ``route_color`` another
+    or ``ANY_COLOR``, ``length`` from 1 to ``MAX_ROUTE_LENGTH``: a map's
+    bounds, checked before any work).
     """
     _check(route_color, length, counts, wild)
     options: list[tuple[int | None, int]] = []

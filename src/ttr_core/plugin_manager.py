@@ -17,6 +17,7 @@ results checked (see :mod:`ttr_core.hookcheck`).
 from __future__ import annotations
 
 import inspect
+import itertools
 import os
 import random
 import re
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
 
 #: Longest variant name :func:`register_variant` takes.
 MAX_VARIANT_NAME = 64
+#: The most variants one game switches on.
+MAX_GAME_VARIANTS = 64
 #: What a variant name looks like: a short identifier ("tolls", "longest_route").
 VARIANT_NAME = re.compile(rf"[A-Za-z0-9_][A-Za-z0-9_.\-]{{0,{MAX_VARIANT_NAME - 1}}}")
 
@@ -237,7 +240,7 @@ def _check_field_clash(plugin: Plugin, others: Iterable[Plugin]) -> None:
         owner = taken.get((field.table, field.name))
         if owner is not None and owner != plugin.name:
             raise PluginError(
-                f"variant {plugin.name!r} declares the map field {field.name!r} on "
+                f"variant {plugin.name!r} declares the map field {show(field.name)} on "
                 f"{field.table}, which variant {owner!r} declares already",
                 variant=plugin.name,
                 hook="ttr_map_fields",
@@ -281,8 +284,23 @@ def broken_variants() -> dict[str, str]:
 
 
 def variant_options(name: str) -> tuple[VariantOption, ...]:
-    """The options variant ``name`` declares (``UnknownVariantError`` if none is installed)."""
-    return _plugin(name).options
+    """The options variant ``name`` declares (``UnknownVariantError`` if none is installed,
+    or ``name`` is not a ``str``)."""
+    return _plugin(_variant_name(name)).options
+
+
+def _variant_name(name: object) -> str:
+    """``name`` if it is a ``str``, else :class:`UnknownVariantError` (a ``LookupError``
+    like that of an unknown name)."""
+    if not isinstance(name, str):
+        known = available_variants()
+        raise UnknownVariantError(
+            name,
+            known,
+            f"a variant name is a str (one of {', '.join(known) or 'none'}), "
+            f"not {type(name).__name__} {show(name)}",
+        )
+    return name
 
 
 def register_variant(name: str, plugin: object) -> None:
@@ -309,14 +327,21 @@ def register_variant(name: str, plugin: object) -> None:
         _plugins_changed()
 
 
-def unregister_variant(name: str) -> None:
-    """Forget a variant registered with :func:`register_variant`."""
+def unregister_variant(name: str) -> bool:
+    """Forget a variant registered with :func:`register_variant`: ``True`` if one
+    was, ``False`` if no variant is registered under ``name`` (an installed
+    package's variant is not: it stays). :class:`UnknownVariantError` if
+    ``name`` is not a ``str``.
+    """
     global _registered, _failed
+    _variant_name(name)
     with _PLUGINS_LOCK:
-        if name in _registered:
-            _registered = {n: p for n, p in _registered.items() if n != name}
-            _failed = {n: e for n, e in _failed.items() if n != name}
+        if name not in _registered:
+            return False
+        _registered = {n: p for n, p in _registered.items() if n != name}
+        _failed = {n: e for n, e in _failed.items() if n != name}
         _plugins_changed()
+    return True
 
 
 def rescan_entry_points() -> None:
@@ -343,7 +368,10 @@ def _plugin(name: str) -> Plugin:
     broken = broken_variants()
     if name in broken:
         raise PluginError(f"variant {name!r} is installed but broken: {broken[name]}", variant=name)
-    raise UnknownVariantError(name, sorted(plugins))
+    known = sorted(plugins)
+    raise UnknownVariantError(
+        name, known, f"unknown variant {show(name)}: expected one of {', '.join(known) or 'none'}"
+    )
 
 
 def _all_impls(hook: str) -> list[HookImpl]:
@@ -363,7 +391,7 @@ def declared_map_fields() -> tuple[MapField, ...]:
             if key in owners:
                 raise PluginError(
                     f"variants {owners[key]!r} and {plugin.name!r} both declare "
-                    f"the map field {field.name!r} on {field.table}",
+                    f"the map field {show(field.name)} on {field.table}",
                     variant=plugin.name,
                     hook="ttr_map_fields",
                 )
@@ -405,12 +433,12 @@ def resolve_options(
         given = {}
     if not isinstance(given, Mapping):
         raise OptionError(
-            f"options must map variant names to {{option: value}} tables, not {given!r}"
+            f"options must map variant names to {{option: value}} tables, not {show(given)}"
         )
     for variant in given:
         if variant not in variants:
             raise OptionError(
-                f"options are given for variant {variant!r}, which this game does not switch "
+                f"options are given for variant {show(variant)}, which this game does not switch "
                 f"on (its variants: {', '.join(variants) or 'none'})"
             )
     resolved = []
@@ -419,7 +447,8 @@ def resolve_options(
         values = given.get(variant, {})
         if not isinstance(values, Mapping):
             raise OptionError(
-                f"options of variant {variant!r} must be a table of option = value, not {values!r}"
+                f"options of variant {variant!r} must be a table of option = value, "
+                f"not {show(values)}"
             )
         for name in values:
             if name not in declared:
@@ -498,12 +527,15 @@ class GameRules:
         return self
 
     def option(self, variant: str, name: str) -> Any:
-        """The value of option ``name`` of ``variant`` in this game."""
+        """The value of option ``name`` of ``variant`` in this game (``OptionError``
+        if there is none, or ``variant`` or ``name`` is not a ``str``)."""
         try:
+            if type(variant) is not str or type(name) is not str:
+                raise KeyError(name)
             return self._option_map[(variant, name)]
         except KeyError:
             raise OptionError(
-                f"variant {variant!r} has no option {name!r} in this game "
+                f"variant {show(variant)} has no option {show(name)} in this game "
                 f"(variants: {', '.join(self.variants) or 'none'})"
             ) from None
 
@@ -665,13 +697,33 @@ def resolve_variants(board: Board, variants: Iterable[str] | None) -> tuple[str,
         raise UnknownVariantError(
             variants,
             known,
-            f"variants must be a list of variant names (from {', '.join(known)}), not {variants!r}",
+            f"variants must be a list of variant names (from {', '.join(known)}), "
+            f"not {show(variants)}",
         )
     else:
-        names = tuple(variants)
+        try:  # a bounded read of whatever iterable was given
+            names = tuple(itertools.islice(variants, MAX_GAME_VARIANTS + 1))
+        except Exception as exc:
+            raise UnknownVariantError(
+                variants,
+                available_variants(),
+                f"variants cannot be read: {type(exc).__name__} from {type(variants).__name__}",
+            ) from None
+        if len(names) > MAX_GAME_VARIANTS:
+            raise UnknownVariantError(
+                variants,
+                available_variants(),
+                f"a game switches on at most {MAX_GAME_VARIANTS} variants",
+            )
     for name in names:
         if not isinstance(name, str):
-            raise UnknownVariantError(name, available_variants())
+            known = available_variants()
+            raise UnknownVariantError(
+                name,
+                known,
+                f"a variant name is a str (one of {', '.join(known)}), "
+                f"not {type(name).__name__} {show(name)}",
+            )
         _plugin(name)
     _check_once(names)
     return names
@@ -760,9 +812,9 @@ def _check_needed_fields(board: Board, plugin: Plugin) -> None:
         entries = tables.get(field.table, ())
         if any(e.extra.get(field.name, field.default) != field.default for e in entries):
             return
-    missing = " or ".join(f"{f.name!r} on {f.table}" for f in needed)
+    missing = " or ".join(f"{show(f.name)} on {f.table}" for f in needed)
     raise GameConfigError(
-        f"variant {plugin.name!r} cannot be played on map {board.id!r}: it needs the map "
+        f"variant {plugin.name!r} cannot be played on map {show(board.id)}: it needs the map "
         f"field {missing}, which no entry of the map gives",
         variant=plugin.name,
     )

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
-from .errors import GameNotOverError
+from .errors import ArgumentError, GameNotOverError, show
 from .hookspecs import NonSeatOwner
 from .state import GameState, Termination
-from .views import check_seat_argument, non_seat_owners
+from .views import check_seat_argument, check_state_argument, non_seat_owners
 
 
 @attrs.frozen
@@ -77,15 +79,45 @@ def rank_bonus(
     points from ``table`` (``table[0]`` for 1st); the next seat's rank skips
     the places the tie filled. Ineligible seats take no rank: ``(None, 0)``.
     Ranks beyond the table score 0.
+
+    Raises :class:`ArgumentError` unless ``values`` and ``table`` are sequences
+    of ints and ``eligible`` a sequence of bools as long as ``values``.
+    O(n log n) in the number of seats.
     """
+    values = _sequence("values", values, int)
+    table = _sequence("table", table, int)
+    eligible = _sequence("eligible", eligible, bool)
+    if len(eligible) != len(values):
+        raise ArgumentError(
+            f"eligible must hold one bool per entry of values ({len(values)}), not {len(eligible)}"
+        )
+    # A seat's rank is one more than the eligible values above its own.
+    ranked = sorted(v for v, ok in zip(values, eligible, strict=True) if ok)
     result: list[tuple[int | None, int]] = []
-    for seat, value in enumerate(values):
-        if not eligible[seat]:
+    for value, ok in zip(values, eligible, strict=True):
+        if not ok:
             result.append((None, 0))
             continue
-        rank = 1 + sum(1 for other, v in enumerate(values) if eligible[other] and v > value)
+        rank = 1 + len(ranked) - bisect.bisect_right(ranked, value)
         result.append((rank, table[rank - 1] if rank <= len(table) else 0))
     return result
+
+
+def _sequence(name: str, value: object, kind: type) -> list[Any]:
+    """``value`` as a list if it is a sequence (not text) of exactly ``kind``
+    (an ``int`` that is not a bool), else :class:`ArgumentError`."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise ArgumentError(
+            f"{name} must be a sequence of {kind.__name__}s, not {type(value).__name__} "
+            f"{show(value)}"
+        )
+    items = list(value)
+    for index, item in enumerate(items):
+        if type(item) is not kind:
+            raise ArgumentError(
+                f"{name}[{index}] must be a {kind.__name__}, not {type(item).__name__} {show(item)}"
+            )
+    return items
 
 
 def connected_pairs(board_locations: int, edges: Iterable[tuple[int, int]]) -> list[int]:
@@ -124,8 +156,9 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
 
     During play these are a provisional count that shows every seat's
     tickets and secret values: send a player :func:`player_score_sheets`.
+    ``ArgumentError`` if ``state`` is not a :class:`GameState`.
     """
-    board = state.board
+    board = check_state_argument(state).board
     rules = state.rules
     plugin_lines = rules.run_score_lines(state) if rules.score_lines else []
     sheets = []
@@ -235,9 +268,10 @@ def final_scores(state: GameState) -> FinalScores:
     """The final score sheets and winners of a finished game.
 
     Raises :class:`GameNotOverError` if the game is not over; use
-    :func:`score_sheets` for a provisional count.
+    :func:`score_sheets` for a provisional count. ``ArgumentError`` if
+    ``state`` is not a :class:`GameState`.
     """
-    if not state.is_over:
+    if not check_state_argument(state).is_over:
         raise GameNotOverError(
             "final_scores() needs a finished game; use score_sheets() for a provisional count"
         )

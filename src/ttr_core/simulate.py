@@ -12,9 +12,13 @@ import attrs
 from .actions import Action
 from .board import Board
 from .engine import apply, legal_actions, new_game
+from .errors import ArgumentError, show
 from .scoring import FinalScores, final_scores
-from .serialize import GameRecord, record_of
+from .serialize import MAX_ACTIONS, GameRecord, record_of
 from .state import GameState
+
+#: The largest ``max_actions`` a playout takes: as many as a record holds.
+MAX_PLAYOUT_ACTIONS = MAX_ACTIONS
 
 
 @attrs.frozen
@@ -58,7 +62,14 @@ def random_playout(
     """Play one game with random players. The game's seed and the players' choices
     both derive from ``seed``, so the same arguments replay the same game.
     ``map``, ``players``, ``variants``, ``options`` and ``tickets`` are as for
-    :func:`new_game`."""
+    :func:`new_game`. ``max_actions`` (an int from 1 to :data:`MAX_PLAYOUT_ACTIONS`)
+    bounds the game: :class:`ArgumentError` for one out of range and for a game
+    that has not ended within it."""
+    if type(max_actions) is not int or not 1 <= max_actions <= MAX_PLAYOUT_ACTIONS:
+        raise ArgumentError(
+            f"max_actions must be an int from 1 to {MAX_PLAYOUT_ACTIONS}, "
+            f"not {type(max_actions).__name__} {show(max_actions)}"
+        )
     state = new_game(map, players, seed=seed, variants=variants, options=options, tickets=tickets)
     chooser = random.Random(seed)
     history: list[Action] = []
@@ -68,5 +79,5 @@ def random_playout(
         state = apply(state, action)
         history.append(action)
         if len(history) >= max_actions:
-            raise RuntimeError(f"game did not end within {max_actions} actions")
+            raise ArgumentError(f"the game did not end within max_actions={max_actions} actions")
     return PlayoutResult(state, final_scores(state), len(history), tuple(history))

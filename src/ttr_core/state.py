@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .board import Board
-from .errors import PluginError
+from .errors import ArgumentError, PluginError, show
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -131,6 +131,14 @@ EARLY_ENDINGS: dict[Termination, bool] = {
 }
 
 
+def _check_key(key: object) -> None:
+    """``ArgumentError`` unless ``key`` names variant state (a ``str``)."""
+    if not isinstance(key, str):
+        raise ArgumentError(
+            f"key must be a variant state key (str), not {type(key).__name__} {show(key)}"
+        )
+
+
 @attrs.frozen(repr=False)
 class GameState:
     """Everything that changes during a game. Immutable: ``apply`` returns a new one.
@@ -203,29 +211,41 @@ class GameState:
 
         An owner is a seat (``0`` to ``num_players - 1``) or, for a route a
         variant claimed for someone who is not a seat (a neutral player), a
-        number from ``num_players`` up (see :meth:`is_seat`).
+        number from ``num_players`` up (see :meth:`is_seat`). ``ArgumentError``
+        unless ``route`` is a route id (an ``int``, not a bool).
         """
+        if type(route) is not int or not 0 <= route < len(self.owners):
+            raise ArgumentError(
+                f"route must be a route id from 0 to {len(self.owners) - 1}, "
+                f"not {type(route).__name__} {show(route)}"
+            )
         owner = self.owners[route]
         return None if owner == UNCLAIMED else owner
 
     def is_seat(self, owner: int | None) -> bool:
-        """Whether ``owner`` (as :meth:`owner` gives it) is a seat of the game."""
-        return owner is not None and 0 <= owner < len(self.players)
+        """Whether ``owner`` (as :meth:`owner` gives it) is a seat of the game
+        (``False`` for anything but an ``int``)."""
+        return type(owner) is int and 0 <= owner < len(self.players)
 
     def variant(self, key: str, default: Any = None) -> Any:
-        """The variant state stored under ``key`` (``default`` if none)."""
+        """The variant state stored under ``key`` (``default`` if none);
+        ``ArgumentError`` if ``key`` is not a ``str``."""
+        _check_key(key)
         for k, value in self.variant_state:
             if k == key:
                 return value
         return default
 
     def with_variant(self, key: str, value: Any) -> GameState:
-        """A copy of this state with variant state ``key`` set to ``value``."""
+        """A copy of this state with variant state ``key`` set to ``value``
+        (``PluginError`` unless ``value`` is hashable; ``ArgumentError`` if
+        ``key`` is not a ``str``)."""
+        _check_key(key)
         try:
             hash(value)
-        except TypeError:
+        except Exception:  # unhashable, or a __hash__ that raises
             raise PluginError(
-                f"variant state {key!r} must be immutable and hashable (a frozen attrs "
+                f"variant state {show(key)} must be immutable and hashable (a frozen attrs "
                 f"class, tuple, int, str ...), not {type(value).__name__}"
             ) from None
         slots = dict(self.variant_state)

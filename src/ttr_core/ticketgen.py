@@ -18,15 +18,61 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .board import Board, Ticket
-from .errors import MapError, MapProblem
+from .errors import ArgumentError, MapError, MapProblem, show
 
 #: The shortest ticket the generator deals (a ticket of one space is a single route).
 MIN_POINTS = 2
 
 
+#: The largest seed (in bits, either sign) :func:`generate_tickets` takes.
+MAX_SEED_BITS = 256
+
+
+def _check_board(board: object) -> Board:
+    if not isinstance(board, Board):
+        raise ArgumentError(
+            f"board must be a ttr_core.Board, not {type(board).__name__} {show(board)}"
+        )
+    return board
+
+
+def _tickets_of(board: Board, name: str, tickets: object) -> list[Ticket]:
+    r"""``tickets`` as a list of :class:`Ticket`\ s joining places of ``board``, else
+    :class:`ArgumentError` naming the argument ``name``."""
+    if isinstance(tickets, str | bytes | Mapping) or not isinstance(tickets, Iterable):
+        raise ArgumentError(
+            f"{name} must be an iterable of ttr_core.Ticket, not {type(tickets).__name__} "
+            f"{show(tickets)}"
+        )
+    try:
+        items = list(tickets)
+    except Exception as exc:  # a hostile iterable: whatever it raised
+        raise ArgumentError(f"{name} cannot be read: {type(exc).__name__}") from None
+    places = {loc.name for loc in board.locations}
+    for index, ticket in enumerate(items):
+        if not isinstance(ticket, Ticket):
+            raise ArgumentError(
+                f"{name}[{index}] must be a ttr_core.Ticket, not {type(ticket).__name__} "
+                f"{show(ticket)}"
+            )
+        if (
+            type(ticket.a) is not str
+            or type(ticket.b) is not str
+            or not {ticket.a, ticket.b} <= places
+        ):
+            raise ArgumentError(
+                f"{name}[{index}] joins {show(ticket.a)} and {show(ticket.b)}, "
+                f"not two places of map {show(board.id)}"
+            )
+        if type(ticket.id) is not int or type(ticket.points) is not int:
+            raise ArgumentError(f"{name}[{index}] must have an int id and int points")
+    return items
+
+
 def shortest_spaces(board: Board) -> dict[tuple[str, str], int]:
-    """The fewest route spaces between every two joined places (both orders)."""
-    names = [loc.name for loc in board.locations]
+    """The fewest route spaces between every two joined places (both orders).
+    ``ArgumentError`` if ``board`` is not a :class:`Board`."""
+    names = [loc.name for loc in _check_board(board).locations]
     index = {name: i for i, name in enumerate(names)}
     n = len(names)
     far = 10**9
@@ -67,13 +113,31 @@ def generate_tickets(
     worth the fewest spaces between its places (at least :data:`MIN_POINTS`);
     places are used as evenly as the board allows. Deterministic for a seed.
     ``extra`` is each new ticket's variant fields (the map's defaults).
-    Raises :class:`MapError` if the board has too few pairs left.
+    Raises :class:`MapError` for a count below 0 or above the pairs the board
+    has left, or a seed that is not an int of at most :data:`MAX_SEED_BITS`
+    bits; :class:`ArgumentError` for a ``board`` that is not a :class:`Board`,
+    ``existing`` that is not an iterable of tickets of the board, or ``extra``
+    that is not a mapping with ``str`` keys.
     """
+    _check_board(board)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise MapError([MapProblem(board.source, "tickets", f"count must be ≥ 0, not {count!r}")])
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise MapError([MapProblem(board.source, "tickets", f"seed must be an int, not {seed!r}")])
-    kept = list(existing)
+        problem = f"count must be an int ≥ 0, not {type(count).__name__} {show(count)}"
+        raise MapError([MapProblem(board.source, "tickets", problem)])
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > MAX_SEED_BITS:
+        problem = (
+            f"seed must be an int of at most {MAX_SEED_BITS} bits, "
+            f"not {type(seed).__name__} {show(seed)}"
+        )
+        raise MapError([MapProblem(board.source, "tickets", problem)])
+    kept = _tickets_of(board, "existing", existing)
+    if extra is not None and (
+        not isinstance(extra, Mapping) or not all(type(key) is str for key in extra)
+    ):
+        raise ArgumentError(
+            f"extra must be a mapping of field names (str) to values, not "
+            f"{type(extra).__name__} {show(extra)}"
+        )
+    fields = dict(extra or {})
     taken = {frozenset((t.a, t.b)) for t in kept}
     distances = shortest_spaces(board)
     order = {loc.name: loc.id for loc in board.locations}
@@ -117,13 +181,16 @@ def generate_tickets(
             heapq.heapreplace(heap, (now, i))
         uses[a] += 1
         uses[b] += 1
-        made.append(Ticket(next_id, a, b, distances[(a, b)], dict(extra or {})))
+        made.append(Ticket(next_id, a, b, distances[(a, b)], dict(fields)))
         next_id += 1
     return tuple(made)
 
 
 def ticket_deck_toml(board: Board, tickets: Iterable[Ticket]) -> str:
-    """A ticket deck file for ``board`` (the format ``new_game(..., tickets=...)`` reads)."""
+    """A ticket deck file for ``board`` (the format ``new_game(..., tickets=...)`` reads).
+    ``ArgumentError`` for a ``board`` that is not a :class:`Board` or ``tickets``
+    that are not tickets of it."""
+    deck = _tickets_of(_check_board(board), "tickets", tickets)
     lines = [
         f"# A ticket deck for map {board.id!r} ({board.name}).",
         "# Format: docs/map-format.md, 'Ticket deck files'.",
@@ -135,7 +202,7 @@ def ticket_deck_toml(board: Board, tickets: Iterable[Ticket]) -> str:
         "[board]",
         "tickets = [",
     ]
-    for t in tickets:
+    for t in deck:
         a, b = json.dumps(t.a, ensure_ascii=False), json.dumps(t.b, ensure_ascii=False)
         lines.append(f"  {{ id = {t.id}, a = {a}, b = {b}, points = {t.points} }},")
     lines.append("]")
