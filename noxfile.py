@@ -86,14 +86,18 @@ def pictures(session: nox.Session) -> None:
 @nox.session
 def fuzz(session: nox.Session) -> None:
     """The map loader fuzz (tests/test_map_fuzz.py) with 10,000 mutated maps, as
-    issue 10 asks; not part of the default run (the suite runs a few hundred).
+    issue 10 asks, and 10,000 mutants each of saved states and views played on
+    (tests/test_loaded_states.py, issue 24; ``-s`` prints their counts); not
+    part of the default run (the suite runs a few hundred and 60).
     ``TTR_FUZZ_EXAMPLES`` in the environment sets another number."""
     session.install(".[test]")
     examples = os.environ.get("TTR_FUZZ_EXAMPLES", "10000")
     session.run(
         "pytest",
         "-q",
+        "-s",
         "tests/test_map_fuzz.py",
+        "tests/test_loaded_states.py",
         "--hypothesis-show-statistics",
         *session.posargs,
         env={"TTR_FUZZ_EXAMPLES": examples},

@@ -179,8 +179,19 @@ def test_a_decision_nobody_owns_is_refused(kind: str) -> None:
 def test_a_decision_of_the_core_or_a_variant_of_the_game_is_read() -> None:
     doc = _state_doc(["tolls"])
     assert from_json(json.dumps(doc), GameState).pending.kind == "turn"  # type: ignore[union-attr]
-    doc["pending"]["kind"] = "tolls.pay"  # named after a variant of the game: its own
-    assert from_json(json.dumps(doc), GameState).pending.kind == "tolls.pay"  # type: ignore[union-attr]
+    # Named after a variant of the game, but no action of it answers: refused.
+    doc["pending"]["kind"] = "tolls.pay"
+    with pytest.raises(DataError, match="no action can answer"):
+        from_json(json.dumps(doc), GameState)
+    # A variant's own decision, as play reaches it, reads back.
+    import random
+
+    state = ttr_core.new_game("nederland", 2, seed=2, variants=["tolls", "neutral"])
+    rng = random.Random(2)
+    while state.pending is not None and not state.pending.kind.startswith("neutral."):
+        state = ttr_core.apply(state, rng.choice(ttr_core.legal_actions(state)))
+    assert state.pending is not None, "no neutral decision in this game"
+    assert from_json(ttr_core.to_json(state), GameState) == state
 
 
 @pytest.mark.parametrize(

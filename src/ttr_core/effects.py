@@ -47,7 +47,7 @@ from .engine import (
     ticket_draw,
     ticket_return,
 )
-from .errors import IllegalAction, PluginError, Reason, show
+from .errors import DataError, IllegalAction, PluginError, Reason, show
 from .hookcheck import ticket_places
 from .state import GameState, Pending, PendingKind
 
@@ -282,7 +282,10 @@ def offer_tickets(
     keep at least ``min_keep`` (the map's ``draw_keep``): the core's
     ``keep_tickets`` decision, which ends the turn once answered.
 
-    Raises :class:`IllegalAction` (``no_tickets_left``) if none can be drawn.
+    Raises :class:`IllegalAction` (``no_tickets_left``) if none can be drawn,
+    and :class:`PluginError` for a ``count`` above the map's ``draw`` or a
+    ``min_keep`` below its ``draw_keep``: a decision no save of the game could
+    hold (:func:`~ttr_core.from_json` checks loaded states the same way).
     """
     seat = _seat(state, seat)
     if min_keep is not None:
@@ -292,7 +295,20 @@ def offer_tickets(
     if not offered:
         raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
     keep = min(rules.draw_tickets_keep if min_keep is None else min_keep, len(offered))
-    return attrs.evolve(state, pending=Pending(PendingKind.KEEP_TICKETS, seat, offered, keep))
+    pending = Pending(PendingKind.KEEP_TICKETS, seat, offered, keep)
+    return _decided(attrs.evolve(state, pending=pending))
+
+
+def _decided(state: GameState) -> GameState:
+    """``state`` once its pending decision is checked as a loaded one is
+    (:func:`~ttr_core.from_json` would refuse a save of it otherwise)."""
+    from .serialize import _check_pending  # serialize imports the engine, as this module does
+
+    try:
+        _check_pending(state, any_kind=True)
+    except DataError as exc:
+        raise PluginError(f"the decision made is not one the rules allow: {exc}") from None
+    return state
 
 
 # ---------------------------------------------------------------------------
@@ -329,4 +345,4 @@ def set_pending(state: GameState, kind: str, seat: int, *, data: Any = None) -> 
         raise PluginError(f"pending data must be hashable, not {type(data).__name__}") from None
     if state.pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no decision can be pending")
-    return attrs.evolve(state, pending=Pending(kind, seat, data=data))
+    return _decided(attrs.evolve(state, pending=Pending(kind, seat, data=data)))

@@ -22,6 +22,7 @@ JSON Schema counts ``2.0`` as an integer; the library does not.
 from __future__ import annotations
 
 import enum
+import itertools
 import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Union, get_args, get_origin
@@ -33,9 +34,9 @@ from . import serialize as _ser
 from .actions import Action
 from .board import Board, Location, MapRules, Route, Ticket
 from .boarddata import BOARD_FIELDS
-from .errors import ArgumentError
+from .errors import ArgumentError, show
 from .plugin_manager import GameRules, installed_plugins
-from .scoring import FinalScores, ScoreSheet
+from .scoring import SHOWN, FinalScores, ScoreLine, ScoreSheet
 from .serialize import FORMAT_VERSION, MAX_ACTIONS, GameRecord
 from .state import GameState, Hand, Pending, PlayerState
 from .views import PlayerView
@@ -110,6 +111,10 @@ _STATE_KEY_SCHEMAS: dict[str, Callable[[_Builder], dict[str, Any]]] = {
 _PLAYER_NATURAL = frozenset({"cars"})
 
 
+#: The most variants :func:`json_schema` is asked for.
+_MAX_VARIANTS = 256
+
+
 def json_schema(kind: Any, *, variants: Iterable[str] | None = None) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of what :func:`~ttr_core.to_json` writes
     for ``kind``: ``Action``, ``list[Action]``, ``GameState``, ``PlayerView``,
@@ -123,17 +128,30 @@ def json_schema(kind: Any, *, variants: Iterable[str] | None = None) -> dict[str
     if isinstance(kind, str):
         if kind not in SCHEMA_FILES:
             raise ArgumentError(
-                f"kind must be one of {', '.join(SCHEMA_FILES)} or a class, not {kind!r}"
+                f"kind must be one of {', '.join(SCHEMA_FILES)} or a class, not {show(kind)}"
             )
         name, kind = kind, SCHEMA_FILES[kind]
     else:
-        name = next((n for n, k in SCHEMA_FILES.items() if k == kind), "")
-        item = _ser._list_item(kind)
-        if not name and not (kind in _ser._READABLE or item in _ser._READABLE or kind is Board):
-            raise ArgumentError(f"no JSON schema for {kind!r}")
-    names = tuple(installed_plugins()) if variants is None else tuple(variants)
-    if isinstance(variants, str):
-        raise ArgumentError("variants must be a list of variant names, not a string")
+        try:  # any object may be passed: its == and hash are not to be trusted
+            name = next((n for n, k in SCHEMA_FILES.items() if k == kind), "")
+            item = _ser._list_item(kind)
+            known = bool(name) or kind in _ser._READABLE or item in _ser._READABLE
+        except Exception:
+            known = False
+        if not (known or kind is Board):
+            raise ArgumentError(f"no JSON schema for {show(kind)}")
+    if variants is None:
+        names = tuple(installed_plugins())
+    elif isinstance(variants, str | bytes) or not isinstance(variants, Iterable):
+        raise ArgumentError(f"variants must be a list of variant names, not {show(variants)}")
+    else:
+        try:  # a bounded read of whatever iterable was given
+            read: tuple[object, ...] = tuple(itertools.islice(variants, _MAX_VARIANTS + 1))
+        except Exception:
+            read = (None,)  # refused below
+        names = tuple(n for n in read if type(n) is str)
+        if len(read) > _MAX_VARIANTS or len(names) != len(read):
+            raise ArgumentError(f"variants must be a list of variant names, not {show(variants)}")
     builder = _Builder(names)
     body = builder.schema(kind)
     schema: dict[str, Any] = {"$schema": DIALECT}
@@ -161,7 +179,7 @@ class _Builder:
         for variant in variants:
             plugin = plugins.get(variant)
             if plugin is None:
-                raise ArgumentError(f"no installed variant {variant!r}")
+                raise ArgumentError(f"no installed variant {show(variant)}")
             impl = plugin.impls.get("ttr_action_types")
             if impl is not None:
                 self.actions.update(hookcheck.declarations(impl, impl(), "action class"))
@@ -195,6 +213,9 @@ class _Builder:
             Pending: self.pending,
             PlayerView: self.view,
             GameRecord: self.record,
+            ScoreSheet: self.score_sheet,
+            ScoreLine: self.score_line,
+            FinalScores: self.final_scores,
         }.get(cls)
         if special is not None:
             return special()
@@ -347,6 +368,19 @@ class _Builder:
         found = self.attrs_object(GameRecord, override=override)
         found["required"] = ["format", *found["required"]]
         return found
+
+    def score_sheet(self) -> dict[str, Any]:
+        counts = ("player", "tickets_completed", "tickets_failed")
+        return self.attrs_object(ScoreSheet, override={name: _NATURAL for name in counts})
+
+    def score_line(self) -> dict[str, Any]:
+        shown = {"type": "string", "enum": list(SHOWN)}
+        return self.attrs_object(ScoreLine, override={"shown": shown})
+
+    def final_scores(self) -> dict[str, Any]:
+        # The winners' order, their totals and the ending are checked by the reader.
+        winners = {"type": "array", "items": _NATURAL, "uniqueItems": True}
+        return self.attrs_object(FinalScores, override={"winners": winners})
 
     def board_data(self) -> dict[str, Any]:
         fields = {f.name: f for f in self._fields(Board)}

@@ -43,12 +43,20 @@ from cattrs.gen import make_dict_structure_fn
 from . import hookcheck
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import Board, FrozenMap, derive
-from .engine import SEED_LIMIT, apply, check_state, new_game, what
+from .engine import (
+    MAX_DISPLAY_RESETS,
+    SEED_LIMIT,
+    _can_take_second,
+    apply,
+    check_state,
+    new_game,
+    what,
+)
 from .errors import ArgumentError, DataError, IllegalAction, PluginError, TtrError, show
-from .maploader import load_map
+from .maploader import MAX_DISPLAY, load_map
 from .mapregistry import NOT_AVAILABLE, find_map
 from .plugin_manager import game_rules, installed_plugins, plugins_generation
-from .scoring import FinalScores, ScoreSheet
+from .scoring import SHOWN, FinalScores, ScoreSheet
 from .state import (
     EARLY_ENDINGS,
     UNCLAIMED,
@@ -59,6 +67,7 @@ from .state import (
     PlayerState,
     Termination,
     cards_outside_hands,
+    replace_state,
 )
 from .views import PlayerView, non_seat_owners
 
@@ -131,7 +140,10 @@ def map_fingerprint(board: Board) -> str:
     """A SHA-256 fingerprint of the map's content: everything a game depends on
     (locations, routes, tickets, cards, rules and their variant fields), not
     where the file lies, its provenance notes nor where the board is drawn
-    (positions and aspect: a save survives a map's drawing being corrected)."""
+    (positions and aspect: a save survives a map's drawing being corrected).
+    ``ArgumentError`` if ``board`` is not a :class:`Board`."""
+    if not isinstance(board, Board):
+        raise ArgumentError(f"board must be a ttr_core.Board, not {what(board)}")
     cached: str | None = board.derived.get("fingerprint")
     if cached is None:
         content = {
@@ -190,6 +202,15 @@ def record_of(
     rules = state.rules
     if options is None:
         options = {variant: dict(values) for variant, values in rules.options}
+    elif not isinstance(options, Mapping) or not all(
+        type(variant) is str
+        and isinstance(values, Mapping)
+        and all(type(name) is str for name in values)
+        for variant, values in options.items()
+    ):
+        raise ArgumentError(
+            f"options must map variant names to {{option: value}} mappings, not {what(options)}"
+        )
     early = state.termination if state.termination in EARLY_ENDINGS else None
     return GameRecord(
         map=state.board.id,
@@ -355,16 +376,20 @@ def _board_for(
         found = named
     elif isinstance(board, Board):
         found = board
-    else:
+    elif isinstance(board, str | os.PathLike):
         found = load_map(board)
+    else:
+        raise ArgumentError(
+            f"board must be a ttr_core.Board, a map file path or None, not {what(board)}"
+        )
     if found.id != map_id:
-        raise DataError(path, f"the file was written for map {show(map_id)}, not {found.id!r}")
+        raise DataError(path, f"the file was written for map {show(map_id)}, not {show(found.id)}")
     actual = map_fingerprint(found)
     if actual != fingerprint:
         raise DataError(
             path,
             f"the map's content has changed: the file was written for fingerprint "
-            f"{fingerprint[:12]}…, this {map_id!r} map has {actual[:12]}…",
+            f"{fingerprint[:12]}…, this {show(map_id)} map has {actual[:12]}…",
         )
     return found
 
@@ -374,21 +399,40 @@ def _board_for(
 # ---------------------------------------------------------------------------
 
 
+#: The widest indent :func:`to_json` writes.
+MAX_INDENT = 16
+
+
 def to_json(value: Any, *, indent: int | None = None) -> str:
     """``value`` as JSON text: an action, a :class:`GameState`, a
     :class:`PlayerView`, a :class:`ScoreSheet`, :class:`FinalScores`, a
     :class:`GameRecord`, a :class:`Board` (its :func:`~ttr_core.board_data`),
-    or a list or tuple of any of these (say a tuple of score sheets)."""
-    return json.dumps(to_data(value), indent=indent, ensure_ascii=False, allow_nan=False)
+    or a list or tuple of any of these (say a tuple of score sheets). ``indent``
+    is ``None`` (one line) or an int from 0 to :data:`MAX_INDENT` (``ArgumentError``
+    else)."""
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= MAX_INDENT):
+        raise ArgumentError(
+            f"indent must be None or an int from 0 to {MAX_INDENT}, not {what(indent)}"
+        )
+    data = to_data(value)
+    try:
+        return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        # to_data leaves JSON's values only: this is a last guard, never a bare error.
+        raise DataError("", f"cannot write {type(value).__name__} as JSON: {exc}") from None
 
 
 def to_data(value: Any) -> Any:
     """``value`` as JSON-compatible Python data (dicts, lists, strings, ints,
     floats, booleans and ``None``): what :func:`to_json` writes, not yet turned
     into text, so that an app can put it inside its own message. Takes the same
-    values as :func:`to_json`; :func:`from_data` reads it back."""
+    values as :func:`to_json`; :func:`from_data` reads it back. :class:`DataError`
+    for a value that holds what JSON cannot (``NaN``, Infinity, an int of
+    thousands of digits, an object of an unknown type)."""
     try:
         return _json_only(_data_of(value))
+    except RecursionError:
+        raise DataError("", f"cannot write {type(value).__name__} as JSON: too deep") from None
     except DataError:
         raise
     except (TypeError, ValueError, KeyError) as exc:
@@ -400,14 +444,22 @@ def _json_only(data: Any) -> Any:
     member) as plain ``str``, ``int`` and ``float``: exactly JSON's types."""
     kind = type(data)
     if kind is dict:
-        return {k: _json_only(v) for k, v in data.items()}
+        return {k if type(k) is str else str(k): _json_only(v) for k, v in data.items()}
     if kind is list:
         return [_json_only(v) for v in data]
-    if data is None or kind in (str, int, float, bool):
+    if data is None or kind is str or kind is bool:
         return data
     for plain in (bool, str, int, float):
         if isinstance(data, plain):
-            return plain(data)
+            data = plain(data)
+            break
+    if type(data) is float and not math.isfinite(data):
+        # Read back, it would be refused: never write it (json.dumps would raise ValueError).
+        raise DataError("", f"{data} is not a number JSON allows")
+    if type(data) is int and data.bit_length() > _MAX_INT_BITS:
+        raise DataError("", "cannot write a number with thousands of digits")
+    if type(data) in (str, int, float, bool):
+        return data
     if isinstance(data, Mapping):
         return {str(k): _json_only(v) for k, v in data.items()}
     if isinstance(data, (list, tuple)):
@@ -485,10 +537,14 @@ _MAX_INT_BITS = 14_000
 
 
 def _check_kind(kind: Any) -> None:
-    if kind not in _READABLE and _list_item(kind) not in _READABLE:
+    try:  # any object may be passed: its == and hash are not to be trusted
+        known = kind in _READABLE or _list_item(kind) in _READABLE
+    except Exception:
+        known = False
+    if not known:
         raise DataError(
             "",
-            f"cannot read {kind!r}: expected one of {', '.join(_READABLE_NAMES)}, "
+            f"cannot read {show(kind)}: expected one of {', '.join(_READABLE_NAMES)}, "
             "or a list of one of these",
         )
 
@@ -576,16 +632,28 @@ def _parse(text: str) -> Any:
     def constant(name: str) -> Any:
         raise DataError("", f"{name} is not a number JSON allows")
 
+    def number(literal: str) -> float:
+        # A literal beyond a float's range (1e999) would read as Infinity.
+        value = float(literal)
+        if not math.isfinite(value):
+            raise DataError("", f"{show(literal, 40)} is not a number JSON allows (out of range)")
+        return value
+
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         found = dict(items)
         if len(found) != len(items):
-            keys = [k for k, _ in items]
-            twice = sorted({k for k in keys if keys.count(k) > 1})
-            raise DataError("", f"an object names {twice} more than once")
+            seen: set[str] = set()
+            repeated: set[str] = set()
+            for key, _ in items:  # linear: a long object must not cost its square
+                (repeated if key in seen else seen).add(key)
+            twice = sorted(repeated)
+            raise DataError("", f"an object names {show(twice)} more than once")
         return found
 
     try:
-        return json.loads(text, parse_constant=constant, object_pairs_hook=pairs)
+        return json.loads(
+            text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs
+        )
     except DataError:
         raise
     except RecursionError:
@@ -671,6 +739,8 @@ def _strict_float(value: Any, _: Any) -> float:
 def _json_value(value: Any, _: Any = None) -> Any:
     """A free-form value (variant view entries, options): JSON scalars, and lists
     read back as tuples and objects as read-only mappings, so that they stay hashable."""
+    if type(value) is float and not math.isfinite(value):
+        raise _Bad(f"{value} is not a number JSON allows")
     if value is None or type(value) in (int, str, bool, float):
         return value
     if isinstance(value, list):
@@ -806,6 +876,8 @@ def _make_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(_is(PlayerView), _structure_view)
     conv.register_unstructure_hook_func(_is(GameRecord), _unstructure_record)
     conv.register_structure_hook_func(_is(GameRecord), _structure_record)
+    conv.register_structure_hook_func(_is(ScoreSheet), _structure_sheet)
+    conv.register_structure_hook_func(_is(FinalScores), _structure_final_scores)
     return conv
 
 
@@ -1298,7 +1370,25 @@ def _structure_view(value: Any, _: Any) -> PlayerView:
         found["variants"] = _field(
             value, "variants", lambda v: _structure_shown(v, board, players, variants)
         )
-    return PlayerView(**found)
+    view = PlayerView(**found)
+    _check_view(view)
+    return view
+
+
+def _check_view(view: PlayerView) -> None:
+    """A view is read only if some state could give it: a state rebuilt from it
+    (``determinize``, seed 0) must keep every rule a loaded state keeps and show
+    the seat this very view (``determinize.check_view``)."""
+    from .determinize import check_view  # determinize imports this module
+
+    try:
+        check_view(view)
+    except ArgumentError as exc:
+        raise DataError(getattr(exc, "field", ""), str(exc)) from None
+    except PluginError as exc:
+        raise DataError("variants", f"no game state gives this view: {exc}") from None
+    except TtrError as exc:
+        raise DataError("", f"no game state gives this view: {exc}") from None
 
 
 def _structure_shown(
@@ -1342,6 +1432,101 @@ def _view_types(
         else:
             found[name] = hookcheck.declarations(impl, impl(board, players), "type")
     return found
+
+
+# -- score sheets --------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def _shape_of(cls: type) -> Callable[[Any, Any], Any]:
+    """The fields of ``cls`` read by type (no check between them)."""
+    return make_dict_structure_fn(cls, _CONVERTER, _cattrs_forbid_extra_keys=True)
+
+
+def _structure_sheet(value: Any, _: Any) -> ScoreSheet:
+    """A score sheet as the library writes it (:func:`~ttr_core.score_sheets`,
+    :func:`~ttr_core.player_score_sheets`): its total is the sum of its lines
+    (a sheet withholding lines totals those it shows), its ticket counts are
+    those of its ticket lines (0 and 0 where they are withheld)."""
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a score sheet object, not {_what(value)}")
+    sheet: ScoreSheet = _shape_of(ScoreSheet)(value, ScoreSheet)
+    for name in ("player", "tickets_completed", "tickets_failed"):
+        if getattr(sheet, name) < 0:
+            raise _Path(name, f"expected a whole number ≥ 0, not {getattr(sheet, name)}")
+    refs: set[int] = set()
+    won = lost = even = 0
+    for i, line in enumerate(sheet.lines):
+        if line.shown not in SHOWN:
+            raise _Path(f"lines[{i}].shown", f"expected one of {SHOWN}, not {_what(line.shown)}")
+        if line.kind == "ticket" and line.ref is not None:
+            if line.ref in refs:
+                raise _Path(f"lines[{i}].ref", f"ticket {line.ref} is counted twice")
+            refs.add(line.ref)
+            won += line.points > 0
+            lost += line.points < 0
+            even += line.points == 0
+    points = sum(line.points for line in sheet.lines)
+    if sheet.total != points:
+        raise _Path("total", f"{sheet.total}, but the lines add up to {points}")
+    if not won <= sheet.tickets_completed <= won + even:
+        raise _Path("tickets_completed", f"{sheet.tickets_completed}, but {won} ticket lines score")
+    if sheet.tickets_completed + sheet.tickets_failed != won + lost + even:
+        raise _Path(
+            "tickets_failed",
+            f"{sheet.tickets_completed} completed and {sheet.tickets_failed} failed, but the "
+            f"sheet shows {won + lost + even} ticket lines",
+        )
+    return sheet
+
+
+def _structure_final_scores(value: Any, _: Any) -> FinalScores:
+    """Final scores as :func:`~ttr_core.final_scores` writes them: a sheet per seat
+    in seat order, a finished game's ending, and winners among the seats (sorted,
+    each once) who share the best total and then the most completed tickets (a
+    variant's tie-break may have narrowed them); the seat that resigned or ran
+    out of time, whose sheet may be better, is never among them; an abandoned
+    game has none."""
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a final scores object, not {_what(value)}")
+    scores: FinalScores = _shape_of(FinalScores)(value, FinalScores)
+    sheets, winners, how = scores.sheets, scores.winners, scores.termination
+    if not sheets:
+        raise _Path("sheets", "a game has at least one seat")
+    for seat, sheet in enumerate(sheets):
+        if sheet.player != seat:
+            raise _Path(
+                f"sheets[{seat}].player", f"sheets go in seat order: {seat}, not {sheet.player}"
+            )
+    if how is None:
+        raise _Path("termination", "final scores are those of a finished game")
+    for i, seat in enumerate(winners):
+        if not 0 <= seat < len(sheets):
+            raise _Path(f"winners[{i}]", f"{seat} is not a seat (0 to {len(sheets) - 1})")
+    if list(winners) != sorted(set(winners)):
+        raise _Path("winners", f"seats are listed once each, in order, not {_what(winners)}")
+    if how == Termination.ABANDONED or not winners:
+        if how == Termination.ABANDONED and winners:
+            raise _Path("winners", "an abandoned game has no winner")
+        if how != Termination.ABANDONED:
+            raise _Path("winners", f"a game ended by {how} has a winner")
+        return scores
+    best = {(sheets[w].total, sheets[w].tickets_completed) for w in winners}
+    if len(best) > 1:
+        raise _Path("winners", "winners share the same total and completed tickets")
+    ahead = sum(
+        1
+        for sheet in sheets
+        if sheet.player not in winners and (sheet.total, sheet.tickets_completed) > min(best)
+    )
+    # Only the seat that resigned or timed out may do better than the winners.
+    if ahead > (1 if EARLY_ENDINGS.get(how) else 0):
+        raise _Path("winners", f"{ahead} other seats have a better total than the winners")
+    seats = len(sheets)
+    owners = [other.owner for other in scores.others]
+    if any(owner < seats for owner in owners) or len(set(owners)) != len(owners):
+        raise _Path("others", f"owners other than the seats, each once, not {_what(owners)}")
+    return scores
 
 
 def _unstructure_record(record: GameRecord) -> dict[str, Any]:
@@ -1499,13 +1684,32 @@ def _at_root(read: Callable[[], T]) -> T:
 
 
 def _check_state(state: GameState) -> None:
-    """Every invariant a state read from a file must keep (``DataError`` with a path)."""
+    """Every invariant a state read from a file must keep (``DataError`` with a path):
+    what the rules keep in every state they reach, so that play goes on from it
+    (``determinize`` checks the states it builds with this too)."""
     try:
         _check_core(state)
         _check_variants(state)
     except PluginError as exc:
         # A variant that cannot make sense of the state read: its state is bad.
         raise DataError("variant_state", f"the variants cannot use this state: {exc}") from None
+    _check_answerable(state)
+
+
+def _check_answerable(state: GameState) -> None:
+    """The pending decision can be answered: ``legal_actions`` lists something
+    (a variant's decision its hooks answer; a core one always can once it is
+    well formed, so this lists few actions: an offer is at most the map's size)."""
+    if state.pending is None:
+        return
+    from .engine import legal_actions
+
+    try:
+        legal_actions(state)
+    except PluginError as exc:
+        # A kind no variant answers (``_known_kind`` only checks its prefix) is the usual cause.
+        path = "pending" if state.pending.kind in _CORE_KINDS else "pending.kind"
+        raise DataError(path, f"no action can answer this decision: {exc}") from None
 
 
 def _check_core(state: GameState) -> None:
@@ -1537,6 +1741,9 @@ def _check_core(state: GameState) -> None:
             or any(k < 0 or k > c for k, c in zip(player.known, player.hand.counts, strict=True))
         ):
             raise DataError(f"{where}.known", "more known cards than the hand holds")
+        if player.known and not any(player.known):
+            # The engine's form when no card is known (``()``), which a save writes as {}.
+            raise DataError(f"{where}.known", "a known count of 0 is left out")
         for i, rid in enumerate(player.routes):
             if not 0 <= rid < len(board.routes):
                 raise DataError(f"{where}.routes[{i}]", f"there is no route {rid}")
@@ -1581,23 +1788,183 @@ def _check_core(state: GameState) -> None:
             raise DataError(
                 "deck", f"{have} {board.card_names[card]} cards in the game where there are {want}"
             )
+    _check_pending(state)
     from .hookcheck import ticket_places
 
     placed_tickets = ticket_places(state)
     if sorted(placed_tickets) != list(range(len(board.tickets))):
         raise DataError("ticket_deck", "tickets are not each in exactly one place")
+    _check_counters(state)
+    _check_ending(state.termination, state.forfeit, n)
+    _check_display(state)
+
+
+#: Most shuffles a state may count. A shuffle happens only while an action (or
+#: the setup, which makes the first two) draws: a ticket draw shuffles once, and
+#: a card draw at most once per card it turns up, which is the display reset
+#: (E3) at most ``MAX_DISPLAY_RESETS + 2`` times over per action (each laying
+#: at most ``MAX_DISPLAY`` cards, plus the card taken): so never more than this
+#: in :data:`MAX_ACTIONS` actions. The count seeds the next shuffle, so a
+#: bound keeps that work small too (a count of thousands of digits would not
+#: even turn into text).
+MAX_SHUFFLES = 2 + MAX_ACTIONS * (1 + (MAX_DISPLAY_RESETS + 2) * (MAX_DISPLAY + 1))
+
+
+def _check_counters(state: GameState) -> None:
+    """Counters within what a game can reach: the pending seat, the final round
+    (-1 until triggered, then the turns left: never 0 in a game going on),
+    passes in a row (fewer than the seats while going on: a full round ends
+    it), turns and actions (a record holds at most :data:`MAX_ACTIONS`; a turn
+    is at least one action) and shuffles (:data:`MAX_SHUFFLES`)."""
+    n = state.num_players
     pending = state.pending
-    if (pending is None) != (state.termination is not None):
+    over = state.termination is not None
+    if (pending is None) != over:
         raise DataError("pending", "a game with no pending decision must be over, and the reverse")
     if pending is not None and not 0 <= pending.player < n:
         raise DataError("pending.player", f"{pending.player} is not a seat (0 to {n - 1})")
-    if not -1 <= state.final_turns <= n:
-        raise DataError("final_turns", f"expected -1 to {n}, not {state.final_turns}")
-    if state.passes > n:
-        raise DataError("passes", f"expected 0 to {n}, not {state.passes}")
-    _check_ending(state.termination, state.forfeit, n)
-    if state.ply > MAX_ACTIONS:
-        raise DataError("ply", f"expected at most {MAX_ACTIONS} actions, not {state.ply}")
+    if not -1 <= state.final_turns <= n or (state.final_turns == 0 and not over):
+        allowed = f"-1 or 1 to {n} in a game going on" if not over else f"-1 to {n}"
+        raise DataError("final_turns", f"expected {allowed}, not {show(state.final_turns)}")
+    if not 0 <= state.passes <= n or (state.passes >= n and not over):
+        top = n if over else n - 1
+        raise DataError("passes", f"expected 0 to {top}, not {show(state.passes)}")
+    # Read from a file they are whole numbers ≥ 0 already; determinize builds them.
+    if not 0 <= state.ply <= MAX_ACTIONS:
+        raise DataError("ply", f"expected 0 to {MAX_ACTIONS} actions, not {show(state.ply)}")
+    if not 0 <= state.turn <= MAX_ACTIONS:
+        raise DataError("turn", f"expected 0 to {MAX_ACTIONS} turns, not {show(state.turn)}")
+    if not 2 <= state.shuffles <= MAX_SHUFFLES:
+        raise DataError(
+            "shuffles",
+            f"expected 2 (the setup's) to {MAX_SHUFFLES}, not {show(state.shuffles)}",
+        )
+    trigger = state.board.rules.end_trigger_cars
+    if state.final_turns == -1 and pending is not None and pending.kind == PendingKind.TURN:
+        for seat, player in enumerate(state.players):
+            if player.cars <= trigger:
+                raise DataError(
+                    "final_turns",
+                    f"seat {seat} has {player.cars} cars (the end trigger is {trigger}): "
+                    "the final round has begun",
+                )
+
+
+def _check_display(state: GameState) -> None:
+    """The display as the engine lays it: an empty slot only with no card left to
+    fill it (E4), too many wilds only when no reset could help (E3)."""
+    from .invariants import display_rules
+
+    for problem in display_rules(state):
+        raise DataError("display", problem)
+
+
+def _check_pending(state: GameState, *, any_kind: bool = False) -> None:
+    """The pending decision well formed for its kind, and the starting offers
+    with it: only the ticket choices offer tickets, each offer of the map's
+    size (the starting deal, or at most a draw), of distinct tickets, with the
+    minimum to keep the rules ask; seats still to make their starting choice
+    each hold one dealt offer; a second card is asked for only when one can
+    be taken; the core's decisions carry no data. ``any_kind``: a variant's kind
+    need not be named after a variant of the game (the effect helpers, called
+    by a plugin, check only the rest)."""
+    pending = state.pending
+    rules = state.board.rules
+    offers = state.start_offers
+    choosing = pending is not None and pending.kind == PendingKind.START_TICKETS
+    if offers and not choosing:
+        raise DataError("start_offers", "seats hold starting offers only while choosing them")
+    if pending is None:
+        return
+    kind = pending.kind
+    if kind not in _CORE_KINDS:
+        if not any_kind and not _known_kind(str(kind), state.rules.variants):
+            # A decision nobody can answer: the core's kinds, or a variant's own, named after it.
+            raise DataError(
+                "pending.kind",
+                f"{show(str(kind))} is neither a core decision "
+                f"({', '.join(str(k) for k in PendingKind)}) nor one of a variant of the game "
+                f"(starting with its name: {', '.join(state.rules.variants) or 'none'})",
+            )
+        if pending.offered or pending.min_keep:
+            # Tickets offered in a variant's decision would be lost when it ends.
+            field = "offered" if pending.offered else "min_keep"
+            raise DataError(f"pending.{field}", f"a {show(str(kind))} decision offers no tickets")
+        _check_resumed(state, pending.data)
+        return
+    if pending.data is not None:
+        raise DataError("pending.data", f"a {kind} decision carries no data")
+    if kind in (PendingKind.TURN, PendingKind.SECOND_CARD):
+        if pending.offered:
+            raise DataError("pending.offered", f"a {kind} decision offers no tickets")
+        if pending.min_keep:
+            raise DataError("pending.min_keep", f"a {kind} decision keeps no tickets")
+        if kind == PendingKind.SECOND_CARD and not _can_take_second(
+            state.deck, state.discard, state.display, state.board.wild
+        ):
+            raise DataError("pending.kind", "a second card is asked for where none can be taken")
+        return
+    if kind == PendingKind.START_TICKETS:
+        low = high = rules.start_tickets_dealt
+        keep = rules.start_tickets_keep
+        if state.turn:
+            raise DataError("pending.kind", "the starting choice comes before the first turn")
+        waiting = state.num_players - 1 - pending.player
+        if len(offers) != waiting:
+            raise DataError(
+                "pending.player" if len(offers) < state.num_players else "start_offers",
+                f"seat {pending.player} chooses its starting tickets, so {max(waiting, 0)} "
+                f"seats after it hold an offer, not {len(offers)}",
+            )
+        for i, offer in enumerate(offers):
+            _check_offer(state, offer, low, high, f"start_offers[{i}]")
+    else:
+        low, high = 1, rules.draw_tickets
+        keep = rules.draw_tickets_keep
+    _check_offer(state, pending.offered, low, high, "pending.offered")
+    wanted = min(keep, len(pending.offered))
+    # A variant may ask a seat to keep more of a drawn offer (effects.offer_tickets).
+    most = len(pending.offered) if kind == PendingKind.KEEP_TICKETS else wanted
+    if not wanted <= pending.min_keep <= most:
+        asked = str(wanted) if most == wanted else f"{wanted} to {most}"
+        raise DataError(
+            "pending.min_keep",
+            f"keep at least {asked} of the {len(pending.offered)} offered, "
+            f"not {show(pending.min_keep)}",
+        )
+
+
+def _check_resumed(state: GameState, data: Any) -> None:
+    """Decisions a variant's decision keeps in its data, to resume once it is made
+    (``neutral.choose`` keeps the turn that waits): each a decision of a seat,
+    well formed for its kind and offering no tickets (those would be in no place)."""
+    items = data if isinstance(data, tuple) else (data,)
+    waiting = [item for item in items if isinstance(item, Pending)]
+    for resumed in waiting:
+        if resumed.offered or resumed.min_keep or resumed.kind == PendingKind.START_TICKETS:
+            raise DataError("pending.data", "a decision to resume offers no tickets")
+        if not 0 <= resumed.player < state.num_players:
+            raise DataError("pending.data", f"a decision to resume is seat {resumed.player}'s")
+        try:
+            _check_pending(replace_state(state, pending=resumed))
+        except DataError as exc:
+            raise DataError("pending.data", f"the decision to resume: {exc}") from None
+
+
+def _check_offer(state: GameState, offer: tuple[int, ...], low: int, high: int, path: str) -> None:
+    """``offer``: ``low`` to ``high`` distinct tickets of the map."""
+    if not low <= len(offer) <= high:
+        size = str(low) if low == high else f"{low} to {high}"
+        raise DataError(path, f"an offer holds {size} tickets, not {len(offer)}")
+    tickets = len(state.board.tickets)
+    for i, ticket in enumerate(offer):
+        if not 0 <= ticket < tickets:
+            raise DataError(f"{path}[{i}]", f"there is no ticket {show(ticket)}")
+    if len(set(offer)) != len(offer):
+        raise DataError(path, "a ticket is offered twice")
+
+
+_CORE_KINDS = frozenset(PendingKind)
 
 
 def _check_ending(termination: Termination | None, forfeit: int | None, players: int) -> None:
@@ -1613,15 +1980,6 @@ def _check_ending(termination: Termination | None, forfeit: int | None, players:
 
 
 def _check_variants(state: GameState) -> None:
-    pending = state.pending
-    if pending is not None and not _known_kind(str(pending.kind), state.rules.variants):
-        # A decision nobody can answer: the core's kinds, or a variant's own, named after it.
-        raise DataError(
-            "pending.kind",
-            f"{show(str(pending.kind))} is neither a core decision "
-            f"({', '.join(str(k) for k in PendingKind)}) nor one of a variant of the game "
-            f"(starting with its name: {', '.join(state.rules.variants) or 'none'})",
-        )
     for variant, problem in state.rules.run_check_state(state):
         key = problem.split(":", 1)[0] if ":" in problem else variant
         raise DataError(f"variant_state.{key}", problem)
