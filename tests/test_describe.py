@@ -186,3 +186,32 @@ def test_replay_tells_the_game_as_one_seat_saw_it(
     assert "Seat 0 drew a card from the deck" not in everything
     assert main(["replay", str(saved), "--seat", "2"]) == 2
     assert "--seat must be a seat from 0 to 1" in capsys.readouterr().err
+
+
+def test_an_action_that_does_not_apply_is_refused_to_another_seat_without_why() -> None:
+    # Found in review: a forged KeepTickets in the deciding seat's name, described
+    # for another seat, quoted the hidden offer ("offered: [7, 9]").
+    state = ttr_core.new_game("newyork", 2, seed=1)
+    offered = state.pending.offered  # type: ignore[union-attr]
+    stray = next(t for t in range(len(state.board.tickets)) if t not in offered)
+    forged = ttr_core.KeepTickets(0, frozenset({stray}))
+    with pytest.raises(ttr_core.IllegalAction) as refused:
+        ttr_core.describe(state, forged, 1)
+    assert all(str(t) not in str(refused.value) for t in offered)
+    assert refused.value.reason == ttr_core.Reason.UNKNOWN_ACTION
+    with pytest.raises(ttr_core.IllegalAction, match="not offered"):
+        ttr_core.describe(state, forged, 0)  # the seat's own offer: told in full
+
+
+def test_the_wild_card_is_named_as_the_map_names_it() -> None:
+    import attrs
+
+    state = ttr_core.new_game("newyork", 2, seed=1)
+    while state.pending is not None and state.pending.kind == "start_tickets":
+        state = ttr_core.apply(
+            state, ttr_core.KeepTickets(state.pending.player, frozenset(state.pending.offered))
+        )
+    wild = state.board.wild
+    state = attrs.evolve(state, display=(wild, *state.display[1:]))
+    line = ttr_core.describe(state, ttr_core.DrawFaceUp(state.current_player, 0))
+    assert line.endswith(f"took the face-up {state.board.wild_name} card")

@@ -245,3 +245,63 @@ def test_record_lines_resume_a_stored_record_and_chain_on() -> None:
     assert again.text() == ended.text()
     with pytest.raises(ttr_core.ArgumentError, match="ended"):
         again.append(actions[30])
+
+
+def test_a_failed_write_records_nothing_and_the_action_may_be_appended_again(
+    tmp_path: Path,
+) -> None:
+    # Found in review: the chain and the count moved on before the write, so a
+    # retry after a full disk left a file counting one action too many.
+    first, actions, _ = _game("newyork", 2, None, seed=3)
+    path = tmp_path / "game.jsonl"
+    with RecordFile.create(path, first) as file:
+        for action in actions[:3]:
+            file.append(action)
+        real_write = file._file.write
+        calls = {"n": 0}
+
+        def failing_write(data: bytes) -> int:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise OSError(28, "No space left on device")
+            return real_write(data)
+
+        file._file.write = failing_write  # type: ignore[method-assign]
+        with pytest.raises(OSError):
+            file.append(actions[3])
+        assert file.count == 3
+        assert ttr_core.from_jsonl(path.read_bytes()).actions == tuple(actions[:3])
+        file.append(actions[3])  # the retry
+    assert ttr_core.from_jsonl(path.read_bytes()).actions == tuple(actions[:4])
+
+
+def test_open_appends_after_an_integrity_line_spelt_otherwise(tmp_path: Path) -> None:
+    # Found in review: the append offset came from the library's own spelling of
+    # the integrity line, so a valid line written with spaces was overwritten
+    # in the middle.
+    first, actions, _ = _game("newyork", 2, None, seed=3)
+    lines = ttr_core.to_jsonl(ttr_core.record_of(first, actions[:5])).splitlines()
+    lines[-1] = json.dumps(json.loads(lines[-1]))  # with spaces
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with RecordFile.open(path) as file:
+        file.append(actions[5])
+    assert ttr_core.from_jsonl(path.read_bytes()).actions == tuple(actions[:6])
+
+
+def test_the_header_and_the_ending_cannot_carry_other_fields() -> None:
+    # Found in review: the ending line was merged into the record, so it could
+    # replace the actions or the seed the integrity line vouches for.
+    first, actions, _ = _game("newyork", 2, None, seed=3)
+    record = ttr_core.record_of(ttr_core.end_game(first, "resignation", 1), actions[:0])
+    lines = ttr_core.to_jsonl(record).splitlines()
+    forged = json.loads(lines[1])
+    forged["end"]["seed"] = 12345
+    text = "\n".join([lines[0], json.dumps(forged), lines[-1]]) + "\n"
+    with pytest.raises(DataError, match="line 2"):
+        ttr_core.from_jsonl(text)
+    header = json.loads(lines[0])
+    for key, value in (("termination", "resignation"), ("forfeit", 1), ("actions", [])):
+        changed = "\n".join([json.dumps(dict(header, **{key: value})), *lines[1:]]) + "\n"
+        with pytest.raises(DataError, match="line 1"):
+            ttr_core.from_jsonl(changed)

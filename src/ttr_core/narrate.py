@@ -17,8 +17,9 @@ from collections.abc import Iterable
 import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .board import Board
 from .engine import apply, check_state, what
-from .errors import ArgumentError
+from .errors import ArgumentError, IllegalAction, Reason
 from .state import GameState
 from .views import non_seat_owners
 
@@ -44,7 +45,24 @@ def describe(state: GameState, action: Action, seat: int | None = None) -> str:
         raise ArgumentError(
             f"seat must be None or a seat from 0 to {state.num_players - 1}, not {what(seat)}"
         )
-    return describe_after(state, action, apply(state, action), seat)
+    try:
+        after = apply(state, action)
+    except IllegalAction as exc:
+        if seat is None or seat == action.player:
+            raise
+        # Why an action in the deciding seat's name is refused may depend on
+        # that seat's hidden cards or tickets: another seat learns only that.
+        raise IllegalAction(
+            exc.reason if exc.reason in _PUBLIC_REASONS else Reason.UNKNOWN_ACTION,
+            "describe() takes an action that applies to the state; this one does not",
+        ) from None
+    return describe_after(state, action, after, seat)
+
+
+#: Refusals whose reason depends on nothing hidden (the seat, the phase, the end).
+_PUBLIC_REASONS = frozenset(
+    {Reason.GAME_OVER, Reason.NOT_YOUR_TURN, Reason.WRONG_PHASE, Reason.MALFORMED_ACTION}
+)
 
 
 def describe_after(
@@ -65,7 +83,7 @@ def predicate(before: GameState, action: Action, after: GameState, *, full: bool
         return f"drew {gained or 'a card'} from the deck"
     if isinstance(action, DrawFaceUp):
         card = before.display[action.slot]
-        name = "?" if card is None else board.card_names[card]
+        name = "?" if card is None else _card_name(board, card)
         return f"took the face-up {name} card"
     if isinstance(action, ClaimRoute):
         route = board.routes[action.route]
@@ -103,11 +121,20 @@ def predicate(before: GameState, action: Action, after: GameState, *, full: bool
 def _gained(before: GameState, after: GameState, seat: int) -> str:
     old = before.players[seat].hand.counts
     new = after.players[seat].hand.counts
-    names = before.board.card_names
-    cards = [names[c] for c, (a, b) in enumerate(zip(old, new, strict=True)) for _ in range(b - a)]
+    board = before.board
+    cards = [
+        _card_name(board, c)
+        for c, (a, b) in enumerate(zip(old, new, strict=True))
+        for _ in range(b - a)
+    ]
     if not cards:
         return ""
     return ", ".join(f"a {name} card" for name in cards)
+
+
+def _card_name(board: Board, card: int) -> str:
+    """A card as the map names it (its wild card by the map's own name: "taxi")."""
+    return board.wild_name if card == board.wild else board.card_names[card]
 
 
 def _tickets(state: GameState, ids: Iterable[int]) -> str:

@@ -22,11 +22,12 @@ however long the game (:class:`RecordLines` keeps the chain in memory, and
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from .actions import Action
@@ -50,6 +51,8 @@ __all__ = [
 
 #: Version of the JSON Lines form (the ``ttr_record`` key of the header).
 JSONL_VERSION = 1
+#: Record fields that are lines of their own, never in the header.
+_HEADER_KEYS_LEFT_OUT = frozenset({"actions", "termination", "forfeit"})
 #: Longest line read (characters): far above any header or action.
 MAX_LINE = 64 * 1024
 #: Longest record text read: every action at the longest line would not fit,
@@ -260,6 +263,9 @@ def _read_lines(text: str, key: bytes | None) -> tuple[GameRecord, _Chain]:
     header = _parse_line(header_line, 1)
     if not isinstance(header, dict) or header.get("ttr_record") != JSONL_VERSION:
         raise DataError("line 1", f"not a ttr-core record header (ttr_record: {JSONL_VERSION})")
+    if not _HEADER_KEYS_LEFT_OUT.isdisjoint(header):
+        # The actions and the ending are lines of their own, under the chain.
+        raise DataError("line 1", "the header holds the game's configuration only")
     trailer = _parse_line(trailer_line, len(raw))
     if (
         not isinstance(trailer, dict)
@@ -274,15 +280,17 @@ def _read_lines(text: str, key: bytes | None) -> tuple[GameRecord, _Chain]:
         )
     chain = _Chain(key)
     chain.add(header_line)
-    ending: dict[str, Any] = {}
+    ending: dict[str, Any] | None = None
     actions: list[Any] = []
     for number, line in enumerate(body, start=2):
-        if ending:
+        if ending is not None:
             raise DataError(f"line {number}", "nothing but the integrity line follows the ending")
         chain.add(line)
         data = _parse_line(line, number)
         if isinstance(data, dict) and set(data) == {"end"}:
-            ending = data["end"] if isinstance(data["end"], dict) else {"": None}
+            ending = data["end"]
+            if not isinstance(ending, dict) or set(ending) != {"termination", "forfeit"}:
+                raise DataError(f"line {number}", "an ending holds termination and forfeit only")
             continue
         actions.append(data)
         if len(actions) > MAX_ACTIONS:
@@ -359,7 +367,10 @@ class RecordFile:
         except (TtrError, OSError):
             file.close()
             raise
-        trailer_at = len(text.encode("utf-8")) - len(lines.trailer.encode("utf-8")) - 1
+        # Where the integrity line starts, as written in the file (it is
+        # read, not rewritten, however it was spelt).
+        last = text[:-1].rsplit("\n", 1)[-1]
+        trailer_at = len(text.encode("utf-8")) - len(last.encode("utf-8")) - 1
         return cls(file, lines, trailer_at)
 
     @property
@@ -368,32 +379,46 @@ class RecordFile:
         return self._lines.count
 
     def append(self, action: Action) -> None:
-        """Add ``action`` (one applied to the game) and its new integrity line."""
-        line = self._lines.append(action)
-        self._file.seek(self._trailer_at)
-        data = (line + "\n").encode("utf-8")
-        self._file.write(data)
-        self._trailer_at += len(data)
-        self._write_trailer()
+        """Add ``action`` (one applied to the game) and its new integrity line.
+
+        If the file cannot be written (an ``OSError``, raised as it is), nothing
+        is recorded: the file keeps its former integrity line as far as it can
+        be written back, and the same action may be appended again."""
+        self._add(lambda: self._lines.append(action))
 
     def end(self, state: GameState) -> None:
         """Record the early ending of ``state`` (see :meth:`RecordLines.end`)."""
-        line = self._lines.end(state)
-        self._file.seek(self._trailer_at)
+        self._add(lambda: self._lines.end(state))
+
+    def _add(self, make_line: Callable[[], str]) -> None:
+        lines = self._lines
+        count, digest, ending = len(lines._lines), lines._chain.digest, lines._ending
+        old_trailer = lines.trailer
+        line = make_line()
         data = (line + "\n").encode("utf-8")
-        self._file.write(data)
+        try:
+            self._write_at(self._trailer_at, data + (lines.trailer + "\n").encode("utf-8"))
+        except OSError:
+            # Undo in memory, and put the former integrity line back.
+            del lines._lines[count:]
+            lines._chain.digest, lines._ending = digest, ending
+            with contextlib.suppress(OSError):
+                self._write_at(self._trailer_at, (old_trailer + "\n").encode("utf-8"))
+            raise
         self._trailer_at += len(data)
-        self._write_trailer()
+
+    def _write_at(self, offset: int, data: bytes) -> None:
+        self._file.seek(offset)
+        self._file.write(data)
+        self._file.truncate()
+        self._file.flush()
 
     def record(self) -> GameRecord:
         """The record written so far."""
         return from_jsonl(self._lines.text(), key=self._lines._chain._key)
 
     def _write_trailer(self) -> None:
-        self._file.seek(self._trailer_at)
-        self._file.write((self._lines.trailer + "\n").encode("utf-8"))
-        self._file.truncate()
-        self._file.flush()
+        self._write_at(self._trailer_at, (self._lines.trailer + "\n").encode("utf-8"))
 
     def close(self) -> None:
         """Close the file (the record on disk is complete after every call)."""
