@@ -39,7 +39,7 @@ from .plugin_manager import GameRules, installed_plugins
 from .scoring import SHOWN, FinalScores, ScoreLine, ScoreSheet
 from .serialize import FORMAT_VERSION, MAX_ACTIONS, GameRecord
 from .state import GameState, Hand, Pending, PlayerState
-from .views import PlayerView
+from .views import PlayerView, SeatView
 
 __all__ = ["SCHEMA_FILES", "json_schema", "schema_texts", "shipped_variants"]
 
@@ -73,6 +73,32 @@ def shipped_variants() -> tuple[str, ...]:
 
 
 _NATURAL: dict[str, Any] = {"type": "integer", "minimum": 0}
+#: Integer fields of view classes that no state gives below zero (the view
+#: reader rebuilds a state from the view, which refuses them).
+_NATURAL_FIELDS: dict[type, frozenset[str]] = {
+    PlayerView: frozenset(
+        {
+            *("viewer", "current_player", "min_keep", "deck_size", "discard_size"),
+            *("ticket_deck_size", "ticket_discard_size", "turn", "passes", "shuffles"),
+            *("offer_size", "offer_min_keep", "ply", "forfeit", "tickets", "offered"),
+            *("ticket_discard", "start_offer_sizes"),
+        }
+    ),
+    SeatView: frozenset({"seat", "hand_size", "tickets_held", "cars", "routes"}),
+}
+
+
+def _naturally(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (of an int, an optional int or a list of ints) with ints ≥ 0."""
+    if schema.get("type") == "integer":
+        return {**schema, "minimum": 0}
+    if schema.get("type") == "array" and "items" in schema:
+        return {**schema, "items": _naturally(schema["items"])}
+    if "anyOf" in schema:
+        return {**schema, "anyOf": [_naturally(s) for s in schema["anyOf"]]}
+    return schema
+
+
 _INTS: dict[str, Any] = {"type": "array", "items": {"type": "integer"}}
 _STRINGS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
 #: Card counts by card name (hands, the discard pile): names differ by map.
@@ -287,12 +313,15 @@ class _Builder:
         those without a default required, no other key."""
         properties: dict[str, Any] = {}
         required = []
+        naturals = _NATURAL_FIELDS.get(cls, frozenset())
         for field in self._fields(cls):
             key = field.alias or field.name
             if override and key in override:
                 properties[key] = override[key]
             else:
                 properties[key] = self.of(field.type)
+            if key in naturals:  # a count or a seat: the reader refuses it below zero
+                properties[key] = _naturally(properties[key])
             if all_required or field.default is attrs.NOTHING:
                 required.append(key)
         return _object(properties, required)
