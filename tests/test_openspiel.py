@@ -426,13 +426,64 @@ def test_an_unknown_parameter_is_refused_by_openspiel() -> None:
         pyspiel.load_game(tos.SHORT_NAME, {"colour": "red"})
 
 
-def test_a_variant_with_actions_of_its_own_is_refused_by_name() -> None:
-    with pytest.raises(tos.UnsupportedVariantError) as caught:
-        load("nederland", 2, variants="tolls,neutral")
+#: Games with variant actions (declared through ttr_action_space): the neutral
+#: player, and the example package's card swap when the installed one declares its.
+VARIANT_CONFIGS = [
+    ("nederland", 2, "tolls+neutral"),
+    pytest.param(
+        "newyork",
+        2,
+        "swap",
+        marks=pytest.mark.skipif(
+            not hasattr(__import__("ttr_example_variant"), "ttr_action_space"),
+            reason="the installed ttr-example-variant predates ttr_action_space",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("map_name", "players", "variants"), VARIANT_CONFIGS)
+def test_random_sim_test_with_variant_actions(map_name: str, players: int, variants: str) -> None:
+    game = load(map_name, players, variants=variants)
+    core = ttr_core.action_space(game.board, players, [])
+    space = game.space
+    assert space.size > core.size == space.core_size
+    assert game.num_distinct_actions() == space.size
+    pyspiel.random_sim_test(game, num_sims=SIMS, serialize=True, verbose=False)
+    # Random play reaches the variant's ids, and names them.
+    rng = random.Random(3)
+    met = set()
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            legal = state.legal_actions()
+            met.update(state.action_to_string(a) for a in legal if a >= core.size)
+            state.apply_action(rng.choice(legal))
+    assert met and all(text.startswith(variants.split("+")[-1] + ": ") for text in met)
+
+
+class _Undeclared:
+    """A variant listing an action of its own and declaring no ids for it."""
+
+    @ttr_core.hookimpl
+    def ttr_extra_actions(self, state: ttr_core.GameState) -> list[ttr_core.Action]:
+        return []
+
+
+def test_a_variant_with_actions_and_no_ids_is_refused_by_name() -> None:
+    ttr_core.register_variant("undeclared", _Undeclared())
+    try:
+        with pytest.raises(tos.UnsupportedVariantError) as caught:
+            load("nederland", 2, variants="tolls,undeclared")
+    finally:
+        ttr_core.unregister_variant("undeclared")
     error = caught.value
-    assert error.variant == "neutral"
+    assert error.variant == "undeclared"
     assert isinstance(error, ttr_core.GameConfigError)
-    assert "neutral" in str(error) and "variants=tolls" in str(error)
+    assert "ttr_action_space" in str(error) and "variants=tolls" in str(error)
 
 
 def test_new_state_from_refuses_a_state_of_another_game() -> None:

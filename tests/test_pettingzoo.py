@@ -399,10 +399,71 @@ def test_a_bad_configuration_is_refused(kwargs: dict[str, Any], error: type, mat
         env(**kwargs)
 
 
-def test_a_variant_with_actions_of_its_own_is_refused_by_name() -> None:
-    with pytest.raises(GameConfigError, match="'neutral' adds actions") as caught:
-        env("nederland", 2, variants=["tolls", "neutral"])
-    assert caught.value.variant == "neutral"
+#: Games with variant actions (declared through ttr_action_space): the neutral
+#: player, and the example package's card swap when the installed one declares its.
+VARIANT_CONFIGS = [
+    ("nederland", 2, ("tolls", "neutral")),
+    pytest.param(
+        "newyork",
+        2,
+        ("swap",),
+        marks=pytest.mark.skipif(
+            not hasattr(__import__("ttr_example_variant"), "ttr_action_space"),
+            reason="the installed ttr-example-variant predates ttr_action_space",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("map_name", "players", "variants"), VARIANT_CONFIGS)
+def test_api_and_seed_tests_pass_with_variant_actions(
+    map_name: str, players: int, variants: tuple[str, ...]
+) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(map_name, players, variants=variants), num_cycles=1000)
+    assert not unexpected_warnings(caught)
+    seed_test(lambda: env(map_name, players, variants=variants), num_cycles=1000)
+    # Whole random games through the AEC loop meet the variant's ids and take them.
+    game = env(map_name, players, variants=variants)
+    core = ttr_core.action_space(game.unwrapped.board, players, [])
+    assert game.action_space("player_0").n == game.unwrapped.space.size > core.size
+    offered = taken = 0
+    for seed in range(3):
+        game.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in game.agent_iter():
+            observation, _, termination, truncation, _ = game.last()
+            if termination or truncation:
+                game.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            state = game.unwrapped.game
+            assert sorted(ttr_core.legal_action_ids(state)) == list(legal)
+            offered += int((legal >= core.size).sum())
+            action = int(rng.choice(legal))
+            taken += action >= core.size
+            game.step(action)
+    assert offered and taken
+
+
+class _Undeclared:
+    """A variant listing an action of its own and declaring no ids for it."""
+
+    @ttr_core.hookimpl
+    def ttr_extra_actions(self, state: GameState) -> list[ttr_core.Action]:
+        return []
+
+
+def test_a_variant_with_actions_and_no_ids_is_refused_by_name() -> None:
+    ttr_core.register_variant("undeclared", _Undeclared())
+    try:
+        with pytest.raises(GameConfigError, match="'undeclared' adds actions") as caught:
+            env("nederland", 2, variants=["tolls", "undeclared"])
+    finally:
+        ttr_core.unregister_variant("undeclared")
+    assert caught.value.variant == "undeclared"
+    assert "ttr_action_space" in str(caught.value)
 
 
 @pytest.fixture

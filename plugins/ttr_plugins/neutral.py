@@ -48,6 +48,7 @@ import attrs
 from ttr_core import (
     ROUTE,
     Action,
+    ActionTemplate,
     Board,
     GameState,
     IllegalAction,
@@ -127,6 +128,13 @@ def round_number(state: GameState) -> int:
 @hookimpl
 def ttr_action_types() -> Mapping[str, type[Action]]:
     return {f"{NAME}.choose_route": ChooseNeutralRoute}
+
+
+@hookimpl
+def ttr_action_space(board: Board) -> Sequence[ActionTemplate]:
+    """Action ids for the marker holder's choice: one per route printed on a ticket."""
+    printed = sorted({r for t in range(len(board.tickets)) for r in ticket_routes(board, t)})
+    return [ActionTemplate(ChooseNeutralRoute, {"route": printed})]
 
 
 @hookimpl

@@ -58,8 +58,24 @@ from .errors import (
     UnknownVariantError,
 )
 from .hookcheck import is_strict, set_strict
-from .hookspecs import LOCATION, ROUTE, MapField, NonSeatOwner, VariantOption, hookimpl
-from .maploader import GENERATED, available_maps, load_map, parse_map, parse_ticket_deck
+from .hookspecs import (
+    LOCATION,
+    ROUTE,
+    ActionTemplate,
+    MapField,
+    NonSeatOwner,
+    VariantOption,
+    hookimpl,
+)
+from .maploader import (
+    GENERATED,
+    available_maps,
+    broken_maps,
+    load_map,
+    package_maps,
+    parse_map,
+    parse_ticket_deck,
+)
 from .mapregistry import register_map, registered_maps, unregister_map
 from .narrate import describe
 from .payment import payment_options
@@ -109,6 +125,7 @@ __all__ = [
     "WILD",
     "Action",
     "ActionSpace",
+    "ActionTemplate",
     "ArgumentError",
     "Board",
     "ClaimRoute",
@@ -166,6 +183,7 @@ __all__ = [
     "available_maps",
     "available_variants",
     "board_data",
+    "broken_maps",
     "broken_variants",
     "describe",
     "determinize",
@@ -188,6 +206,7 @@ __all__ = [
     "map_fingerprint",
     "new_game",
     "non_seat_owners",
+    "package_maps",
     "parse_map",
     "parse_ticket_deck",
     "payment_options",

@@ -23,18 +23,28 @@ then ``2**K`` ids         ``KeepTickets``, by which positions of the
 ========================  ==============================================
 
 A ``KeepTickets`` id therefore means "keep these positions of the offer on
-the table", so it is read against a state. Variant actions (classes the core
-does not know) have no id: the functions refuse them with ``PluginError``.
+the table", so it is read against a state.
+
+Variant actions get ids after the core's (from ``core_size``) when their
+variant declares them (hook ``ttr_action_space``): variant after variant in
+the game's variant order, template after template, one id per combination
+of field values. The space of a game is then that of its configuration
+(board, players, variants, options); the core's ids never change. A variant
+action of a variant that declares none has no id: the functions refuse it
+with ``PluginError``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import GRAY, Board, derive
+from .board import GRAY, Board, derive, evict_oldest
 from .engine import (
     _action_table,
     _field_error,
@@ -52,19 +62,31 @@ from .errors import (
     printable,
     show,
 )
-from .plugin_manager import GameRules
+from .hookspecs import ActionTemplate
+from .plugin_manager import GameRules, game_rules, plugins_generation, resolve_variants
 from .state import GameState, PendingKind
 
 _KEEP_KINDS = (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS)
+_CORE_CLASSES = (Action, DrawBlind, DrawFaceUp, DrawTickets, Pass, ClaimRoute, KeepTickets)
+
+#: The most ids the variants of one configuration may add.
+MAX_VARIANT_IDS = 1 << 20
+#: Configurations with variant ids kept per board.
+_KEPT_VARIANT_SPACES = 64
 
 #: What an id stands for, without the seat: ("blind",), ("face_up", slot),
-#: ("tickets",), ("pass",), ("claim", route, colour or None, wilds).
+#: ("tickets",), ("pass",), ("claim", route, colour or None, wilds), and for
+#: a variant id ("variant", variant name, action class, field names, values).
 _Template = tuple[object, ...]
+#: A variant action without its seat: its class and its field values (each
+#: with its type, so that ``True`` is not ``1``), in the class's field order.
+_VariantKey = tuple[type, tuple[tuple[type, object], ...]]
 
 
 @attrs.frozen(eq=False)
 class ActionSpace:
-    """The action ids of one (board, player count); see :mod:`ttr_core.action_ids`."""
+    """The action ids of one configuration: the core's of (board, player count),
+    then those its variants declare; see :mod:`ttr_core.action_ids`."""
 
     board: Board = attrs.field(repr=False)
     players: int
@@ -78,23 +100,57 @@ class ActionSpace:
     # id(preallocated action object) -> its id: the engine hands out shared
     # objects, so listing legal ids needs no hashing of actions.
     _by_object: dict[int, int] = attrs.field(repr=False)
+    #: Number of core ids (``keep_base + 2**keep_bits``); variant ids follow.
+    core_size: int = 0
+    #: ``(variant, first, stop)``: the ids ``first .. stop-1`` are that variant's.
+    variant_ranges: tuple[tuple[str, int, int], ...] = ()
+    _variant_templates: tuple[_Template, ...] = attrs.field(repr=False, default=())
+    _by_variant: dict[_VariantKey, int] = attrs.field(repr=False, factory=dict)
+    # Each declared variant action class -> its fields other than the seat.
+    _variant_fields: dict[type, tuple[str, ...]] = attrs.field(repr=False, factory=dict)
 
     def template(self, action_id: int) -> _Template:
         """What id ``action_id`` (not a ``KeepTickets`` id) stands for."""
+        if action_id >= self.core_size:
+            return self._variant_templates[action_id - self.core_size]
         return self._templates[action_id]
 
 
-def action_space(board: Board, players: int) -> ActionSpace:
-    """The action ids of ``board`` with ``players`` seats (built once, kept on the board).
+def action_space(
+    board: Board,
+    players: int,
+    variants: Iterable[str] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> ActionSpace:
+    """The action ids of ``board`` with ``players`` seats and the game's
+    ``variants`` and ``options`` (as :func:`ttr_core.new_game` takes them;
+    ``None``: the map's default variants), built once and kept on the board.
 
-    Raises :class:`ArgumentError` for a ``board`` that is not a :class:`Board`
-    and :class:`PlayerCountError` for a player count the map is not played with.
+    The core's ids depend only on ``board`` and ``players``; the variants that
+    declare actions (hook ``ttr_action_space``) append theirs. Raises
+    :class:`ArgumentError` for a ``board`` that is not a :class:`Board`,
+    :class:`PlayerCountError` for a player count the map is not played with,
+    what ``new_game`` raises for variants or options it refuses, and
+    :class:`PluginError` for a declaration that is not well formed.
     """
     if not isinstance(board, Board):
         raise ArgumentError(f"board must be a ttr_core.Board, not {what(board)}")
     low, high = board.rules.min_players, board.rules.max_players
     if type(players) is not int or not low <= players <= high:
         raise PlayerCountError(board.id, printable(players), low, high)
+    rules = game_rules(board, players, resolve_variants(board, variants), options)
+    return rules_space(rules)
+
+
+def rules_space(rules: GameRules) -> ActionSpace:
+    """The action space of a resolved game configuration (its core space when
+    no variant of it declares actions)."""
+    if rules.action_space:
+        return _variant_space(rules)
+    return _core_space(rules.board, rules.players)
+
+
+def _core_space(board: Board, players: int) -> ActionSpace:
     key = ("action_ids", players)
     space: ActionSpace | None = board.derived.get(key)
     if space is None:
@@ -136,7 +192,151 @@ def _build(board: Board, players: int) -> ActionSpace:
         templates=tuple(templates),
         by_template=by_template,
         by_object=by_object,
+        core_size=len(templates) + 2**keep_bits,
     )
+
+
+def _variant_space(rules: GameRules) -> ActionSpace:
+    board = rules.board
+    # Keyed by the plugins' generation: a variant registered again may declare anew.
+    key = ("variant_action_ids", rules.players, rules.variants, rules.options, plugins_generation())
+    space: ActionSpace | None = board.derived.get(key)
+    if space is None:
+        evict = evict_oldest("variant_action_ids", _KEPT_VARIANT_SPACES)
+        space = derive(board, key, lambda: _build_variants(rules), evict)
+    return space
+
+
+def _build_variants(rules: GameRules) -> ActionSpace:
+    """The core space of ``rules`` with every variant's declared ids appended."""
+    core = _core_space(rules.board, rules.players)
+    base = core.size
+    entries: list[_Template] = []
+    by_variant: dict[_VariantKey, int] = {}
+    field_names: dict[type, tuple[str, ...]] = {}
+    ranges: list[tuple[str, int, int]] = []
+    for impl in rules.action_space:
+        first = base + len(entries)
+        result = impl(rules.board, rules.players, rules)
+        for template in _templates_of(impl.variant, result):
+            cls = template.action
+            names = tuple(name for name, _ in template.fields)
+            domains = [values for _, values in template.fields]
+            count = math.prod(len(values) for values in domains)
+            if len(entries) + count > MAX_VARIANT_IDS:
+                raise _declaration_error(
+                    impl.variant, f"the variants declare more than {MAX_VARIANT_IDS} action ids"
+                )
+            order = field_names.setdefault(cls, tuple(sorted(names, key=_field_order(cls))))
+            where = [names.index(name) for name in order]
+            for values in itertools.product(*domains):
+                found = (cls, tuple((type(values[i]), values[i]) for i in where))
+                if found in by_variant:
+                    raise _declaration_error(
+                        impl.variant,
+                        f"{cls.__name__} with {dict(zip(names, values, strict=True))!r} is "
+                        "declared twice",
+                    )
+                by_variant[found] = base + len(entries)
+                entries.append(("variant", impl.variant, cls, names, values))
+        ranges.append((impl.variant, first, base + len(entries)))
+    return attrs.evolve(
+        core,
+        size=base + len(entries),
+        variant_ranges=tuple(ranges),
+        variant_templates=tuple(entries),
+        by_variant=by_variant,
+        variant_fields=field_names,
+    )
+
+
+def _field_order(cls: type) -> Any:
+    order = {field.name: i for i, field in enumerate(attrs.fields(cls))}
+    return order.__getitem__
+
+
+def _declaration_error(variant: str, message: str) -> PluginError:
+    return PluginError(
+        f"variant {variant!r}: hook ttr_action_space: {message}",
+        variant=variant,
+        hook="ttr_action_space",
+    )
+
+
+@attrs.frozen
+class _Checked:
+    action: type[Action]
+    fields: tuple[tuple[str, tuple[object, ...]], ...]
+
+
+def _templates_of(variant: str, result: object) -> list[_Checked]:
+    """``ttr_action_space``'s result, checked: action templates of the variant's own
+    action classes, each field of the class (but ``player``) with a finite domain of
+    distinct hashable values."""
+    if result is None:
+        return []
+    if not isinstance(result, list | tuple):
+        raise _declaration_error(
+            variant, f"expected a list of ttr_core.ActionTemplate, not {what(result)}"
+        )
+    checked: list[_Checked] = []
+    for template in result:
+        if not isinstance(template, ActionTemplate):
+            raise _declaration_error(
+                variant, f"expected ttr_core.ActionTemplate items, not {what(template)}"
+            )
+        cls = template.action
+        if (
+            not isinstance(cls, type)
+            or not issubclass(cls, Action)
+            or cls in _CORE_CLASSES
+            or not attrs.has(cls)
+        ):
+            raise _declaration_error(
+                variant,
+                f"a template's action is an attrs subclass of ttr_core.Action of the "
+                f"variant's own, not {what(cls)}",
+            )
+        fields = template.fields
+        if not isinstance(fields, Mapping):
+            raise _declaration_error(
+                variant, f"{cls.__name__}: fields map field names to values, not {what(fields)}"
+            )
+        wanted = [f.name for f in attrs.fields(cls) if f.name != "player"]
+        given = list(fields)
+        if sorted(given, key=str) != sorted(wanted):
+            raise _declaration_error(
+                variant,
+                f"{cls.__name__}: the fields give a domain to each of "
+                f"{', '.join(wanted) or 'no field'} (but player), not to "
+                f"{', '.join(map(show, given)) or 'none'}",
+            )
+        domains: list[tuple[str, tuple[object, ...]]] = []
+        for name in given:
+            values = fields[name]
+            if not isinstance(values, list | tuple | range):
+                raise _declaration_error(
+                    variant,
+                    f"{cls.__name__}.{name}: a domain is a list, tuple or range of values, "
+                    f"not {what(values)}",
+                )
+            if len(values) > MAX_VARIANT_IDS:
+                raise _declaration_error(
+                    variant, f"{cls.__name__}.{name}: more than {MAX_VARIANT_IDS} values"
+                )
+            try:
+                distinct = {(type(v), v) for v in values}
+            except TypeError:
+                raise _declaration_error(
+                    variant, f"{cls.__name__}.{name}: every value must be hashable"
+                ) from None
+            if len(distinct) != len(values):
+                raise _declaration_error(
+                    variant, f"{cls.__name__}.{name}: a value is listed twice in its domain"
+                )
+            domains.append((name, tuple(values)))
+        checked.append(_Checked(template.action, tuple(domains)))
+    return checked
 
 
 def _template(action: Action) -> _Template:
@@ -158,12 +358,39 @@ def _template(action: Action) -> _Template:
     )
 
 
+def _variant_id(space: ActionSpace, action: Action) -> int:
+    """The id of a variant action (not one of the core's classes)."""
+    names = space._variant_fields.get(type(action))
+    if names is None:
+        declared = ", ".join(v for v, _, _ in space.variant_ranges) or "none"
+        raise PluginError(
+            f"{type(action).__name__} is a variant action that no variant of the game declares "
+            f"in its hook ttr_action_space (variants declaring actions: {declared}), so it "
+            "has no action id"
+        )
+    try:
+        key = (type(action), tuple((type(v), v) for v in (getattr(action, n) for n in names)))
+        found = space._by_variant.get(key)
+    except Exception:  # an unhashable or hostile field value: not an action of the space
+        found = None
+    if found is None:
+        raise IllegalAction(
+            Reason.UNKNOWN_ACTION,
+            f"{show(action)} has no action id: its fields are outside the values its variant "
+            "declares",
+        )
+    return found
+
+
 def _space(state: GameState) -> ActionSpace:
     if type(state) is not GameState:
         check_state(state)
+    rules = state.rules
+    if rules.action_space:
+        return _variant_space(rules)
     board = state.board
     space: ActionSpace | None = board.derived.get(("action_ids", state.num_players))
-    return action_space(board, state.num_players) if space is None else space
+    return _core_space(board, state.num_players) if space is None else space
 
 
 def _offer(state: GameState) -> tuple[int, ...]:
@@ -211,6 +438,8 @@ def action_id(state: GameState, action: Action) -> int:
                 raise IllegalAction(Reason.NOT_OFFERED, f"ticket {show(ticket)} is not on offer")
             mask |= 1 << offer.index(ticket)
         return space.keep_base + mask
+    if type(action) not in _CORE_CLASSES:
+        return _variant_id(space, action)
     aid = space._by_template.get(_template(action))
     if aid is None:
         raise IllegalAction(Reason.UNKNOWN_ACTION, f"{show(action)} has no action id on this map")
@@ -236,6 +465,16 @@ def action_from_id(state: GameState, action_id: int) -> Action:
     seat = state.current_player
     if seat is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no seat takes an action")
+    if action_id >= space.core_size:
+        _, variant, cls, names, values = space.template(action_id)
+        assert isinstance(cls, type) and isinstance(names, tuple) and isinstance(values, tuple)
+        try:
+            made: Action = cls(player=seat, **dict(zip(names, values, strict=True)))
+        except Exception as exc:  # the variant's class refused its own declared values
+            raise _declaration_error(
+                str(variant), f"{cls.__name__} refused declared values: {exc}"
+            ) from exc
+        return made
     if action_id >= space.keep_base:
         offer = _offer(state)
         mask = action_id - space.keep_base
@@ -284,20 +523,26 @@ def legal_action_mask(state: GameState) -> Sequence[bool]:
 
 
 def check_all_numbered(rules: GameRules, user: str) -> None:
-    """Refuse a game some of whose actions would have no id: one whose variants
-    list or apply actions of their own (hooks ``ttr_extra_actions`` and
-    ``ttr_apply_action``). ``user`` names who needs the ids, for the message.
+    """Refuse a game some of whose actions would have no id: one with a variant
+    that lists or applies actions of its own (hooks ``ttr_extra_actions`` and
+    ``ttr_apply_action``) and declares none (hook ``ttr_action_space``).
+    ``user`` names who needs the ids, for the message. The declarations of the
+    others are checked at once (their space is built).
 
     Raises :class:`~ttr_core.errors.UnsupportedVariantError` naming the first
-    such variant and the game's other variants, to play without it.
+    such variant and the game's other variants, to play without it, and
+    :class:`PluginError` for a declaration that is not well formed.
     """
+    declared = {impl.variant for impl in rules.action_space}
     own = (*rules.extra_actions, *rules.apply_action)
-    refused = list(dict.fromkeys(impl.variant for impl in own))
+    refused = [v for v in dict.fromkeys(impl.variant for impl in own) if v not in declared]
     if refused:
         rest = ",".join(v for v in rules.variants if v not in refused) or "none"
         raise UnsupportedVariantError(
-            f"variant {refused[0]!r} adds actions of its own, which have no action id: "
-            f"{user} plays only games whose actions all have ids (without "
-            f"{', '.join(repr(name) for name in refused)}: variants={rest})",
+            f"variant {refused[0]!r} adds actions of its own, which have no action id: it "
+            f"declares none (hook ttr_action_space); {user} plays only games whose actions "
+            f"all have ids (without {', '.join(repr(name) for name in refused)}: "
+            f"variants={rest})",
             variant=refused[0],
         )
+    rules_space(rules)

@@ -14,10 +14,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from .board import Board
-from .errors import ArgumentError, GeneratedTicketsWarning, OptionError, TtrError
-from .maploader import GENERATED, available_maps, board_with_tickets, load_map
+from .errors import ArgumentError, DataError, GeneratedTicketsWarning, OptionError, TtrError
+from .maploader import (
+    GENERATED,
+    MAP_ID,
+    available_maps,
+    board_with_tickets,
+    broken_maps,
+    load_map,
+    package_maps,
+)
+from .mapregistry import NOT_AVAILABLE
 from .narrate import describe_after, other_claims
-from .plugin_manager import available_variants, broken_variants, variant_options
+from .plugin_manager import (
+    available_variants,
+    broken_variants,
+    installed_plugins,
+    variant_options,
+)
 from .scoring import FinalScores, final_scores
 from .serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
 from .simulate import PlayoutResult, random_playout
@@ -98,7 +112,9 @@ def _replay_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("file", help="a game record written by 'ttr --save FILE'")
     parser.add_argument(
-        "--map", help="the map file the game was played on (a map that is not built in)"
+        "--map",
+        help="the map file the game was played on, for a map not found by name "
+        "(neither built in nor shipped by an installed package)",
     )
     parser.add_argument(
         "--svg",
@@ -119,15 +135,20 @@ def _replay_parser() -> argparse.ArgumentParser:
 def _replay(argv: Sequence[str]) -> int:
     args = _replay_parser().parse_args(argv)
     written = 0
+    read: GameRecord | None = None
     try:
         with open(args.file, encoding="utf-8") as stream:
             text = stream.read(MAX_TEXT + 1)
         record: GameRecord = from_json(text, GameRecord)
+        read = record
         if args.seat is not None and not 0 <= args.seat < record.players:
             raise ArgumentError(f"--seat must be a seat from 0 to {record.players - 1}")
         states = list(replay(record, board=args.map))
         if args.svg is not None:
             written = _write_turn_pictures(states, args.svg)
+    except DataError as exc:
+        print(f"ttr replay: {exc}{_map_advice(exc, read)}", file=sys.stderr)
+        return 2
     except (TtrError, OSError) as exc:
         print(f"ttr replay: {exc}", file=sys.stderr)
         return 2
@@ -187,10 +208,14 @@ def _write_turn_pictures(states: Sequence[GameState], folder: str) -> int:
 
 
 def _verify_parser() -> argparse.ArgumentParser:
+    from .invariants import invariant_names
+
     parser = argparse.ArgumentParser(
         prog="ttr verify",
         description="Play seeded random games with every rules invariant checked after every "
         "action (strict hook checks) and print what was found (docs/testing.md).",
+        epilog="Invariants, for --only and --skip (the core's, then those of the installed "
+        f"variants): {', '.join(invariant_names())}.",
     )
     parser.add_argument(
         "--map", default="newyork", help="map name or .toml path (default: newyork)"
@@ -309,11 +334,31 @@ def _tickets_notice(board: Board) -> None:
         )
 
 
+def _map_advice(exc: DataError, record: GameRecord | None) -> str:
+    """What to do, in command-line terms, when a record's map is not found by
+    name: give the map file. The map's name is repeated only if it is a map id
+    (a name in data can be anything, a path too)."""
+    if exc.message != NOT_AVAILABLE:
+        return ""
+    name = getattr(record, "map", None)
+    named = f"map {name!r}" if isinstance(name, str) and MAP_ID.fullmatch(name) else "its map"
+    return (
+        f"\nThe record was played on {named}: give its map file with --map FILE "
+        "(ttr replay RECORD --map FILE.toml); 'ttr --list' lists the maps found by name."
+    )
+
+
 def _print_list() -> None:
     print("maps:", ", ".join(available_maps()))
+    installed = package_maps()
+    if installed:
+        print("maps from installed packages:")
+        for map_id, package in installed.items():
+            print(f"  {map_id} ({_map_aliases(map_id)}from {package})")
     print("variants:")
     for name in available_variants():
-        print(f"  {name}")
+        description = _variant_description(name)
+        print(f"  {name}: {description}" if description else f"  {name}")
         for opt in variant_options(name):
             bounds = ""
             if opt.low is not None or opt.high is not None:
@@ -331,6 +376,48 @@ def _print_list() -> None:
         print("broken plugins (not usable):")
         for name, error in broken.items():
             print(f"  {name}: {error}")
+    broken_map_list = broken_maps()
+    if broken_map_list:
+        print("broken maps of installed packages (not usable):")
+        for name, error in broken_map_list.items():
+            print(f"  {name}: {error}")
+
+
+#: Most characters of a variant's description ``ttr --list`` prints.
+MAX_DESCRIPTION = 100
+
+
+def _variant_description(name: str) -> str:
+    """What ``ttr --list`` says a variant is: its plugin's declared ``description``
+    (a ``str`` attribute of the plugin object), else the first line of its
+    docstring (a module's, or a plugin class's); ``""`` if it has neither.
+    One line of printable characters, cut to :data:`MAX_DESCRIPTION`."""
+    plugin = installed_plugins().get(name)
+    if plugin is None:
+        return ""
+    try:  # a plugin's attributes are its own code: a listing must not fail on them
+        text = getattr(plugin.obj, "description", None)
+        if type(text) is not str or not text.strip():
+            text = getattr(plugin.obj, "__doc__", None)
+    except Exception:
+        return ""
+    if type(text) is not str or not text.strip():
+        return ""
+    line = text.strip().splitlines()[0].strip()
+    line = "".join(c if c.isprintable() else " " for c in line)
+    return line if len(line) <= MAX_DESCRIPTION else line[: MAX_DESCRIPTION - 1] + "…"
+
+
+def _map_aliases(map_id: str) -> str:
+    """``"aliases: a, b; "`` of a package map, loaded to check it (a map that
+    fails is then listed as broken; its problem is not printed here)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a listing is no place for a map's doubts
+            board = load_map(map_id)
+    except TtrError:
+        return "broken: see below; "
+    return f"aliases: {', '.join(board.aliases)}; " if board.aliases else ""
 
 
 def _parse_options(given: Sequence[str]) -> dict[str, dict[str, Any]]:

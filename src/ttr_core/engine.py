@@ -9,6 +9,7 @@ game exactly.
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import random
 import secrets
@@ -31,7 +32,7 @@ from .errors import (
 )
 from .maploader import board_with_tickets, load_map
 from .payment import ANY_COLOR
-from .plugin_manager import game_rules, resolve_variants
+from .plugin_manager import FilteredOut, game_rules, resolve_variants
 from .state import (
     UNCLAIMED,
     GameState,
@@ -581,7 +582,8 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
     if rules.veto:
         acts = [a for a in acts if rules.run_veto(state, a) is None]
     if rules.extra_actions:
-        acts.extend(rules.run_extra_actions(state))
+        # A new list: after a filter ``acts`` may be the list the plugin returned.
+        acts = [*acts, *rules.run_extra_actions(state)]
     if not acts:
         if kind != _TURN:
             # Only a turn can be passed; any other decision left without a
@@ -759,18 +761,19 @@ def apply(
     # An action a filter removed is one the core listed, so refusing it before
     # the core's checks reports the same reason, and runs none of its effects.
     if rules.filter and type(action) is not Pass:
-        # Looking it up hashes and compares its fields: check their types first
-        # (the handlers check them again, with the rest).
-        malformed = _field_error(state, action)
-        if malformed is not None:
-            raise malformed
         if state._legal_cache is None:
             legal_actions(state)  # runs the filters, noting what they removed
         removed = state._filtered_out
-        if removed is not None and action in removed:
-            raise IllegalAction(
-                Reason.VETOED, f"{show(action)} is not allowed by variant {removed[action]!r}"
-            )
+        # One of the objects listed (what play applies: one identity scan, in C)
+        # is none of the removed actions: see _filtered_out_by.
+        if removed is not None and not any(
+            map(operator.is_, state._legal_cache or (), itertools.repeat(action))
+        ):
+            variant = _filtered_out_by(state, removed, action)
+            if variant is not None:
+                raise IllegalAction(
+                    Reason.VETOED, f"{show(action)} is not allowed by variant {variant!r}"
+                )
     new = handler(state, action)
     # Vetoes are asked only of actions the core allows (so a wrong phase is
     # reported as such); Pass, the action of last resort, is exempt.
@@ -781,6 +784,36 @@ def apply(
     # The core's handlers count the action themselves; a hook that built its
     # state from another one may not have.
     return new if new.ply == state.ply + 1 else _counted(new, state)
+
+
+def _filtered_out_by(state: GameState, removed: FilteredOut, action: Action) -> str | None:
+    """The variant whose filter removed ``action`` from ``state``'s legal actions
+    (``removed``: see :data:`~ttr_core.plugin_manager.FilteredOut`), or ``None``.
+
+    For an action that is none of the objects listed (``apply`` looks for it
+    there first: those are candidates the filters kept, and the core's
+    candidates are distinct, so none of them is a removed one). No action is
+    hashed: ``action`` is compared with the few removed ones, by identity,
+    then by value once its fields are checked (so that the comparison runs
+    nothing but the core's own code).
+    """
+    kind = type(action)
+    variant = ""
+    checked = False
+    for out in removed:
+        if type(out) is str:
+            variant = out
+        elif out is action:
+            return variant
+        elif type(out) is kind:
+            if not checked:
+                malformed = _field_error(state, action)
+                if malformed is not None:
+                    raise malformed
+                checked = True
+            if out == action:
+                return variant
+    return None
 
 
 def _counted(new: GameState, before: GameState) -> GameState:

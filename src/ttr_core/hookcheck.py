@@ -14,15 +14,16 @@ environment variable ``TTR_STRICT=1``).
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, get_origin
 
 import attrs
 
 from .actions import Action
-from .errors import ArgumentError, OptionError, PluginError, show
+from .errors import ArgumentError, OptionError, PluginError, TtrError, show
 from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, NonSeatOwner, VariantOption
 from .scoring import ScoreLine
 from .state import GameState, Hand, Pending, PlayerState
@@ -147,17 +148,54 @@ def options(impl: HookImpl, result: object) -> tuple[VariantOption, ...]:
     return tuple(declared)
 
 
+#: The most problem messages one call of ``ttr_validate_map``, ``ttr_check_state``
+#: or ``ttr_check_transition`` may give (a generator that never ends is a bug).
+MAX_MESSAGES = 1000
+
+
 def messages(impl: HookImpl, result: object) -> list[str]:
-    """``ttr_validate_map``: ``None`` or an iterable of strings."""
+    """``ttr_validate_map``, ``ttr_check_state``, ``ttr_check_transition``: ``None``
+    or any iterable of strings (a list, a set, a generator), read at once and at
+    most :data:`MAX_MESSAGES` of them; each message gets the variant's name."""
     if result is None:
         return []
-    if isinstance(result, (str, bytes)) or not isinstance(result, (Sequence, set, frozenset)):
-        _bad(impl, f"must return a list of problem messages or None, not {_kind(result)}")
-    found = list(result)
+    if isinstance(result, (str, bytes, bytearray)) or not isinstance(result, Iterable):
+        _bad(
+            impl,
+            f"must return an iterable of problem messages (strings) or None, not {_kind(result)}",
+        )
+    found = _read(impl, result, MAX_MESSAGES)
+    if len(found) > MAX_MESSAGES:
+        _bad(impl, f"returned more than {MAX_MESSAGES} problem messages")
     for message in found:
         if not isinstance(message, str):
             _bad(impl, f"must return problem messages as strings, not {_kind(message)}")
     return [f"{message} (variant {impl.variant!r})" for message in found]
+
+
+def _read(impl: HookImpl, result: Iterable[Any], limit: int) -> list[Any]:
+    """The first ``limit + 1`` items of ``result``. A generator runs the plugin's
+    code only now: what it raises is named as the hook's call would be."""
+    try:
+        return list(itertools.islice(result, limit + 1))
+    except PluginError as exc:
+        if exc.variant is not None:
+            raise
+        # A library call inside the generator refused what the plugin asked: name it.
+        raise PluginError(
+            f"variant {impl.variant!r}: hook {impl.hook} (while its result was read): {exc}",
+            variant=impl.variant,
+            hook=impl.hook,
+        ) from exc
+    except TtrError:
+        raise
+    except Exception as exc:  # the plugin's own bug, raised lazily
+        raise PluginError(
+            f"variant {impl.variant!r}: hook {impl.hook} raised {type(exc).__name__} "
+            f"while its result was read: {exc}",
+            variant=impl.variant,
+            hook=impl.hook,
+        ) from exc
 
 
 def refusal(impl: HookImpl, result: object) -> str | None:
@@ -331,7 +369,9 @@ def filtered(
     A result as long as its input removed nothing: the candidates are kept
     as they were (checked to be the same actions only in strict mode). A
     shorter one is checked in full: hashable actions, each a candidate, none
-    twice.
+    twice. The actions returned are the candidate objects themselves (an
+    equal copy a filter returned is replaced by its candidate), so that the
+    core tells kept from removed ones by identity (``FilteredOut``).
     """
     kept = result if type(result) is list else list(_sequence(impl, result, "actions"))
     if len(kept) > len(actions):
@@ -340,6 +380,11 @@ def filtered(
         )
     if len(kept) == len(actions) and not strict:
         return actions
+    # The usual filter keeps some of the objects it was given: checked by
+    # identity (ids hash as ints, in C), hashing no action. The core's
+    # candidates are distinct, so distinct objects are distinct actions.
+    if len(set(map(id, kept))) == len(kept) and set(map(id, actions)).issuperset(map(id, kept)):
+        return actions if len(kept) == len(actions) else kept
     candidates = set(actions)
     for action in kept:
         if not isinstance(action, Action) or not _hashable(action):
@@ -348,7 +393,10 @@ def filtered(
             _bad(impl, f"returned {action!r}, which is not one of the candidates")
     if len(set(kept)) != len(kept):
         _bad(impl, "returned an action twice")
-    return actions if len(kept) == len(actions) else kept
+    if len(kept) == len(actions):
+        return actions
+    same = {action: action for action in actions}
+    return [same[action] for action in kept]
 
 
 def extra_actions(impl: HookImpl, result: object, seat: int) -> Sequence[Action]:

@@ -52,6 +52,7 @@ import pluggy
 if TYPE_CHECKING:
     from .actions import Action
     from .board import Board
+    from .plugin_manager import GameRules
     from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
     from .views import PlayerView
@@ -135,6 +136,25 @@ class NonSeatOwner:
     routes: tuple[int, ...] = ()
 
 
+@attrs.frozen
+class ActionTemplate:
+    """A family of a variant's actions that get action ids, declared through
+    :func:`ttr_action_space`.
+
+    ``action`` is one of the variant's action classes; ``fields`` maps each of
+    its fields other than ``player`` to the finite, ordered domain of values
+    that field takes in this configuration (``{"route": (3, 4, 17)}``). The
+    family has one id per combination of values (the last field varying
+    fastest); each id stands for ``action(player=seat, **values)`` taken by
+    the seat deciding. A combination that is never legal still has an id
+    (never in the mask); an action the variant lists that no template covers
+    has no id (:class:`ttr_core.PluginError`).
+    """
+
+    action: type[Action]
+    fields: Mapping[str, Sequence[Any]] = attrs.field(factory=dict)
+
+
 # ---------------------------------------------------------------------------
 # Map data
 # ---------------------------------------------------------------------------
@@ -161,7 +181,9 @@ def ttr_validate_map(board: Board) -> Iterable[str] | None:
 
     Called over every installed plugin after the core checks pass. Return one
     message per problem (each is reported with the map's file name); return
-    nothing when the map is fine.
+    nothing when the map is fine. Any iterable of strings will do (a list, a
+    generator); a result that is not one leaves the plugin out from then on,
+    with a :class:`ttr_core.TtrWarning` at the load that found it.
 
     :param board: the loaded board.
     """
@@ -307,6 +329,27 @@ def ttr_action_types() -> Mapping[str, type[Action]] | None:
 
 
 @hookspec
+def ttr_action_space(
+    board: Board, players: int, rules: GameRules
+) -> Sequence[ActionTemplate] | None:
+    """Declare the variant's actions that get action ids (:mod:`ttr_core.action_ids`).
+
+    Collecting: called once per game configuration, when its action space is
+    first built, with the game's rule set (``rules.option(...)`` reads an
+    option). Return the variant's :class:`ActionTemplate` s in a fixed order:
+    their ids follow the core's, variant after variant in the game's
+    variant order, template after template, so they are dense and the same
+    for every game of the configuration. Every action the variant lists in
+    :func:`ttr_extra_actions` must be one of these. OpenSpiel and PettingZoo
+    refuse a game with a variant that adds actions and implements no
+    ``ttr_action_space``.
+
+    :return: the templates, or ``None`` (no action of the variant has an id).
+    """
+    raise NotImplementedError
+
+
+@hookspec
 def ttr_variant_state_types() -> Mapping[str, Any] | None:
     """Declare the types of the variant's state, so that saves can hold it.
 
@@ -391,8 +434,32 @@ def ttr_check_state(state: GameState) -> Iterable[str] | None:
     Called on every state read from a save (``ttr_core.from_json``), where
     the input is untrusted, and by verification tools. Return one sentence
     per broken invariant, naming the variant state key (``"tolls: holdings
-    has 2 entries for 3 seats"``), or nothing when all hold. The core checks
-    its own invariants (cards, tickets, routes, cars, scores) itself.
+    has 2 entries for 3 seats"``), or nothing when all hold (any iterable of
+    strings: a list, a generator). The core checks its own invariants
+    (cards, tickets, routes, cars, scores) itself; invariants across a step
+    belong in :func:`ttr_check_transition`.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_check_transition(
+    before: GameState, action: Action, after: GameState
+) -> Iterable[str] | None:
+    """Problems with one step of a game: the variant's invariants across an action.
+
+    A rule that links two states ("the surcharge paid equals the revealed
+    cards that match") cannot be seen in one state. Called by verification
+    tools only — ``ttr verify``, the kit's :func:`~ttr_core.testing.check_rules`
+    and state machine, ``check_transition`` — after every action they apply,
+    as the invariant ``"<variant>.check_transition"``; never by ``apply``, so
+    it costs nothing in play.
+
+    :param before: the state the action was applied to.
+    :param action: the action applied (a core action or any variant's).
+    :param after: ``apply(before, action)``.
+    :return: one sentence per broken invariant, or nothing when all hold
+        (any iterable of strings: a list, a generator).
     """
     raise NotImplementedError
 

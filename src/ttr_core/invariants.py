@@ -19,6 +19,8 @@ by ``ttr_core.testing`` (see ``docs/testing.md``).
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import random
 import threading
 from collections import Counter
@@ -31,7 +33,7 @@ from . import hookcheck
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import Board
 from .engine import apply, legal_actions, new_game
-from .errors import IllegalAction, TtrError
+from .errors import ArgumentError, IllegalAction, TtrError, show
 from .plugin_manager import GameRules, installed_plugins
 from .scoring import final_scores, score_sheets
 from .serialize import GameRecord, record_of, replay, to_json
@@ -49,18 +51,22 @@ __all__ = [
     "check_game",
     "check_state",
     "check_transition",
+    "chosen_names",
     "display_guard_hit",
     "failure_states",
     "hidden_changes",
     "illegal_candidates",
     "invariant",
+    "invariant_names",
     "invariants_for",
     "mutants_of",
+    "plain_statistics",
     "reachable",
     "record_text",
     "register_invariant",
     "registered_invariants",
     "run_check",
+    "unknown_invariant",
     "unregister_invariant",
 ]
 
@@ -223,35 +229,140 @@ def invariants_for(
     extra: Iterable[Invariant] = (),
 ) -> tuple[Invariant, ...]:
     """The invariants checked in a game of ``rules``: the registry's that apply,
-    then one ``"<variant>.check_state"`` per variant implementing the hook
-    ``ttr_check_state``, then those of ``extra`` that apply; ``only`` keeps
-    those names, ``skip`` drops these."""
-    found = [inv for inv in _REGISTRY.values() if inv.applies(rules)]
-    found += _plugin_invariants(rules)
-    found += [inv for inv in extra if inv.applies(rules)]
-    wanted = None if only is None else set(only)
-    dropped = set(skip)
+    then each variant's own — ``"<variant>.check_state"`` (hook
+    ``ttr_check_state``) and ``"<variant>.check_transition"`` (hook
+    ``ttr_check_transition``) per variant implementing them, in variant order —
+    then those of ``extra`` that apply; ``only`` keeps those names, ``skip``
+    drops these. A name in ``only`` or ``skip`` that no invariant has (see
+    :func:`invariant_names`) raises :class:`~ttr_core.ArgumentError` with the
+    closest names and the list; so does an empty ``only``."""
+    extra = _invariant_list(extra)
+    found = _applicable(rules, extra)
+    wanted, dropped = chosen_names(only, skip, [*invariant_names(extra=extra), *_names(found)])
     return tuple(
         inv for inv in found if inv.name not in dropped and (wanted is None or inv.name in wanted)
     )
 
 
+def _applicable(rules: GameRules, extra: Sequence[Invariant]) -> list[Invariant]:
+    found = [inv for inv in _REGISTRY.values() if inv.applies(rules)]
+    found += _plugin_invariants(rules)
+    found += [inv for inv in extra if inv.applies(rules)]
+    return found
+
+
+def _names(invariants: Iterable[Invariant]) -> list[str]:
+    return [inv.name for inv in invariants]
+
+
+def _invariant_list(extra: Iterable[Invariant]) -> tuple[Invariant, ...]:
+    if isinstance(extra, (str, bytes)) or not isinstance(extra, Iterable):
+        raise ArgumentError(f"invariants must be a list of Invariant objects, not {show(extra)}")
+    found = tuple(extra)
+    for inv in found:
+        if not isinstance(inv, Invariant):
+            raise ArgumentError(f"invariants must be Invariant objects, not {show(inv)}")
+    return found
+
+
+def invariant_names(
+    rules: GameRules | None = None, *, extra: Iterable[Invariant] = ()
+) -> tuple[str, ...]:
+    """The names of the invariants, for ``only`` and ``skip``: with ``rules``, those
+    checked in games of that configuration (:func:`invariants_for`); without,
+    every name there is — the registry's, then ``"<variant>.check_state"`` and
+    ``"<variant>.check_transition"`` of each installed variant implementing the
+    hook — then those of ``extra``."""
+    extra = _invariant_list(extra)
+    if rules is not None:
+        return tuple(_names(_applicable(rules, extra)))
+    names = list(_REGISTRY)
+    for variant, plugin in sorted(installed_plugins().items()):
+        names += [f"{variant}.{kind}" for kind, hook in _PLUGIN_KINDS if hook in plugin.impls]
+    names += _names(extra)
+    return tuple(dict.fromkeys(names))
+
+
+def chosen_names(
+    only: Iterable[str] | None, skip: Iterable[str], known: Sequence[str]
+) -> tuple[frozenset[str] | None, frozenset[str]]:
+    """``only`` and ``skip`` as sets of names, each checked to be one of ``known``:
+    :class:`~ttr_core.ArgumentError` for a name that is not (with the closest
+    known names: "did you mean ...?", and the list), for an ``only`` naming none,
+    and for anything but a list of strings."""
+    known = tuple(dict.fromkeys(known))
+    wanted = None if only is None else _name_list("only", only, known)
+    if wanted is not None and not wanted:
+        raise ArgumentError(
+            "only names no invariant, so nothing would be checked: give at least one name "
+            f"(or None for all): {', '.join(known)}"
+        )
+    return wanted, _name_list("skip", skip, known)
+
+
+def _name_list(argument: str, names: Iterable[str], known: Sequence[str]) -> frozenset[str]:
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise ArgumentError(
+            f"{argument} must be a list of invariant names, not {type(names).__name__} "
+            f"{show(names)}"
+        )
+    given = list(itertools.islice(names, _MAX_NAMES + 1))
+    if len(given) > _MAX_NAMES:
+        raise ArgumentError(f"{argument} names more than {_MAX_NAMES} invariants")
+    listed = set(known)
+    for name in given:
+        if not isinstance(name, str):
+            raise ArgumentError(
+                f"{argument} must name invariants by str, not {type(name).__name__} {show(name)}"
+            )
+        if name not in listed:
+            raise ArgumentError(unknown_invariant(argument, name, known))
+    return frozenset(given)
+
+
+#: The most names ``only`` or ``skip`` may give.
+_MAX_NAMES = 10_000
+
+
+def unknown_invariant(argument: str, name: str, known: Sequence[str]) -> str:
+    """The message for ``name``, given in ``argument``, that is not one of ``known``."""
+    close = difflib.get_close_matches(name, list(known), n=3)
+    listed = ", ".join(known) or "none"
+    missing = f"{argument}: no invariant is called {show(name)}"
+    if close:
+        hint = " or ".join(repr(c) for c in close)
+        return f"{missing}; did you mean {hint}? (the invariants: {listed})"
+    return f"{missing}; choose among: {listed}"
+
+
+#: The plugin invariants: the name each gets after the variant's, and its hook.
+_PLUGIN_KINDS = (("check_state", "ttr_check_state"), ("check_transition", "ttr_check_transition"))
+
+
 def _plugin_invariants(rules: GameRules) -> list[Invariant]:
-    found = []
+    """Each variant's invariants from its hooks, in variant order, its state
+    invariant before its transition one."""
+    found: list[tuple[int, int, Invariant]] = []
+    order = {variant: i for i, variant in enumerate(rules.variants)}
     for impl in rules.check_state:
 
         def check(state: GameState, impl: Any = impl) -> list[str]:
             return hookcheck.messages(impl, impl(state))
 
-        found.append(
-            Invariant(
-                f"{impl.variant}.check_state",
-                "state",
-                check,
-                f"the {impl.variant!r} variant's own invariants (hook ttr_check_state)",
-            )
-        )
-    return found
+        doc = f"the {impl.variant!r} variant's own invariants (hook ttr_check_state)"
+        inv = Invariant(f"{impl.variant}.check_state", "state", check, doc)
+        found.append((order.get(impl.variant, 0), 0, inv))
+    for impl in rules.check_transition:
+
+        def step(
+            before: GameState, action: Action, after: GameState, impl: Any = impl
+        ) -> list[str]:
+            return hookcheck.messages(impl, impl(before, action, after))
+
+        doc = f"the {impl.variant!r} variant's own invariants across a step (hook {impl.hook})"
+        inv = Invariant(f"{impl.variant}.check_transition", "transition", step, doc)
+        found.append((order.get(impl.variant, 0), 1, inv))
+    return [inv for _, _, inv in sorted(found, key=lambda item: item[:2])]
 
 
 # ---------------------------------------------------------------------------
@@ -536,21 +647,29 @@ def display_guard_hit(state: GameState) -> bool:
 def failure_states(state: GameState, legal: Sequence[Action]) -> list[str]:
     """The failure states a seat deciding in ``state`` with ``legal`` actions is in,
     by name: ``only_pass`` (only ``Pass``, E1), ``e3_guard``
-    (:func:`display_guard_hit`, E3), ``deck_empty``, ``supply_empty`` (deck and
-    discard pile empty, E4) and ``tickets_empty`` (no ticket left to draw, E6).
-    ``ttr verify`` and ``ttr simulate`` count them by these names."""
+    (:func:`display_guard_hit`, E3), ``supply_empty`` (deck and discard pile
+    empty, E4) and ``tickets_empty`` (no ticket left to draw, E6): states the
+    printed rules leave open. ``ttr verify`` and ``ttr simulate`` count them
+    by these names. An empty deck alone is none (see :func:`plain_statistics`)."""
     found = []
     if len(legal) == 1 and type(legal[0]) is Pass:
         found.append("only_pass")
     if display_guard_hit(state):
         found.append("e3_guard")
-    if not state.deck:
-        found.append("deck_empty")
-        if not any(state.discard):
-            found.append("supply_empty")
+    if not state.deck and not any(state.discard):
+        found.append("supply_empty")
     if not state.ticket_deck and not state.ticket_discard:
         found.append("tickets_empty")
     return found
+
+
+def plain_statistics(state: GameState) -> list[str]:
+    """The plain statistics (no failure) of a decision in ``state``, by name:
+    ``deck_empty`` when the card deck is empty, whatever the discard pile
+    holds (the pile is shuffled in when a card is needed, as the rules say;
+    both empty is also the failure state ``supply_empty``). ``ttr verify``
+    and ``ttr simulate`` count them beside the failure states."""
+    return [] if state.deck else ["deck_empty"]
 
 
 def decision(state: GameState) -> Iterator[str]:

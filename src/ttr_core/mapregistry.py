@@ -1,11 +1,14 @@
-"""Maps that data may name: the built-in maps and those the app registered.
+"""Maps that data may name: the built-in maps, the maps installed packages
+ship, and those the app registered.
 
 A state, view or record read from outside names its map by id and content
 fingerprint. Such a name is looked up here and nowhere else: among the maps
-the app registered in code (:func:`register_map`) and the built-in maps. It
-is never taken as the path of a file, so untrusted data cannot make the
-library open a file; a map it names that is neither is refused with one fixed
-message that says nothing about the file system.
+the app registered in code (:func:`register_map`), the built-in maps and the
+maps of installed packages (installed code, like the built-in ones: the
+``ttr_core.maps`` entry points). It is never taken as the path of a file, so
+untrusted data cannot make the library open a file; a map it names that is
+none of these is refused with one fixed message that says nothing about the
+file system.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from __future__ import annotations
 import threading
 
 from .board import Board
-from .errors import ArgumentError, show
-from .maploader import builtin_map
+from .errors import ArgumentError, MapError, show
+from .maploader import _package_board, _package_index, builtin_map
 
 __all__ = ["MAX_REGISTERED", "find_map", "register_map", "registered_maps", "unregister_map"]
 
@@ -23,9 +26,11 @@ MAX_REGISTERED = 256
 
 #: The refusal of a map name from data that is neither registered nor built in.
 #: Fixed: it must not depend on whether a file of that name exists.
+#: Words for any reader (``ttr replay`` prints it too): no Python advice here;
+#: the API docs point to register_map, the command line to --map FILE.
 NOT_AVAILABLE = (
     "the map is neither a built-in map nor one the app registered "
-    "(ttr_core.register_map); a map name in data is never read as a file"
+    "nor one an installed package ships; a map name in data is never read as a file"
 )
 
 _lock = threading.Lock()
@@ -86,19 +91,30 @@ def registered_maps() -> tuple[Board, ...]:
 
 def find_map(map_id: str, fingerprint: str) -> Board | None:
     """The board data names by ``map_id``: a registered map of that id (the one
-    with ``fingerprint`` if several), else the built-in map of that id, else
-    ``None``. Never opens a file other than a built-in map's."""
+    with ``fingerprint`` if several), else the built-in map of that id, else the
+    installed package map of that id (by id, never by alias), else ``None``.
+    Never opens a file other than a built-in or package map's."""
+    # The package maps are looked for whatever the name, so that which files a
+    # lookup reads (the installed metadata, once) never depends on the data.
+    _package_index()
     registered = _registered  # one consistent copy
     exact = registered.get((map_id, fingerprint))
     if exact is not None:
         return exact
-    builtin = builtin_map(map_id)
-    if builtin is not None and builtin.id == map_id:
-        from .serialize import map_fingerprint
+    from .serialize import map_fingerprint
 
-        if map_fingerprint(builtin) == fingerprint:
-            return builtin
+    builtin = builtin_map(map_id)
+    if builtin is not None and builtin.id == map_id and map_fingerprint(builtin) == fingerprint:
+        return builtin
+    package = None
+    if builtin is None:
+        try:
+            package = _package_board(map_id)
+        except MapError:  # a broken package map: broken_maps() and ttr --list say why
+            package = None
+    if package is not None and map_fingerprint(package) == fingerprint:
+        return package
     for (found_id, _), board in registered.items():
         if found_id == map_id:
             return board  # the caller reports the fingerprint that differs
-    return builtin
+    return builtin or package

@@ -33,7 +33,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         f"ttr_core.openspiel needs OpenSpiel and numpy: pip install 'ttr-core[openspiel]' ({exc})"
     ) from exc
 
-from .action_ids import ActionSpace, action_space, check_all_numbered, legal_action_ids
+from .action_ids import ActionSpace, check_all_numbered, legal_action_ids, rules_space
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import Board
 from .determinize import determinize
@@ -60,7 +60,8 @@ __all__ = [
 SHORT_NAME = "python_ttr"
 
 #: Parameters and their defaults. ``variants``: ``"default"`` for the map's
-#: own, ``"none"`` (or ``""``) for none, else names separated by commas.
+#: own, ``"none"`` (or ``""``) for none, else names separated by ``+`` (or
+#: commas, which OpenSpiel's game strings cannot hold).
 #: ``seed``: ``-1`` to let chance shuffle (the first :data:`SEED_BYTES`
 #: moves of every game are chance nodes), else the engine seed of one fixed
 #: deal, already made in the initial state (no chance node). ``options``: the
@@ -112,11 +113,13 @@ def _parse_variants(text: object) -> tuple[str, ...] | None:
         return None
     if spec in ("", "none"):
         return ()
-    names = tuple(name.strip() for name in spec.split(","))
+    # '+' too: OpenSpiel's game strings ("python_ttr(variants=tolls+neutral)") split
+    # parameters at commas, so a game with two variants is saved and loaded with '+'.
+    names = tuple(name.strip() for name in spec.replace("+", ",").split(","))
     if any(not name for name in names):
         raise ArgumentError(
             f"parameter 'variants' is {text!r}: expected 'default', 'none' or variant names "
-            "separated by commas"
+            "separated by '+' (or commas)"
         )
     return names
 
@@ -185,8 +188,9 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         # the variants' own checks) before anything is built from it.
         new_game(board, players, seed=0, variants=names, options=options)
         rules = game_rules(board, players, names, options)
+        # Variant actions have ids only if their variants declare them (ttr_action_space).
         check_all_numbered(rules, f"the OpenSpiel game {SHORT_NAME}")
-        space = action_space(board, players)
+        space = rules_space(rules)
         self.board: Board = board
         self.players: int = players
         self.rules: GameRules = rules
@@ -542,7 +546,8 @@ def _event(before: GameState, aid: int, action: Action, after: GameState) -> _Ev
         return (seat, aid, "claim", None, None, changed)
     if isinstance(action, Pass):
         return (seat, aid, "pass", None, None, changed)
-    return (seat, aid, type(action).__name__, None, None, changed)  # pragma: no cover
+    # A variant action: what it was is told only to its seat (_event_text).
+    return (seat, aid, "variant", None, None, changed)
 
 
 def utilities(winners: Sequence[int], players: int) -> list[float]:
@@ -574,10 +579,12 @@ def _cards(names: Sequence[str], counts: Iterable[int]) -> str:
 
 def action_text(state: GameState, player: int, aid: int) -> str:
     """Action id ``aid`` in words (for ``action_to_string``)."""
-    space: ActionSpace = action_space(state.board, state.num_players)
+    space: ActionSpace = rules_space(state.rules)
     board = state.board
     if not 0 <= aid < space.size:
         return f"invalid action id {aid}"
+    if aid >= space.core_size:
+        return _variant_text(space, aid)
     if aid >= space.keep_base:
         mask = aid - space.keep_base
         pending = state.pending
@@ -611,6 +618,14 @@ def action_text(state: GameState, player: int, aid: int) -> str:
     return (
         f"claim #{rid} {route.a}-{route.b} ({route.color} {route.length}) with {' + '.join(paid)}"
     )
+
+
+def _variant_text(space: ActionSpace, aid: int) -> str:
+    """A variant action id in words: its variant, class and field values."""
+    _, variant, cls, names, values = space.template(aid)
+    assert isinstance(cls, type) and isinstance(names, tuple) and isinstance(values, tuple)
+    fields = ", ".join(f"{n}={v!r}" for n, v in zip(names, values, strict=True))
+    return f"{variant}: {cls.__name__}({fields})"
 
 
 def state_text(state: GameState) -> str:
@@ -718,6 +733,9 @@ def _event_text(space: ActionSpace, event: _Event, viewer: int) -> str:
         if wilds:
             paid.append(f"{wilds} {board.wild_name}")
         text = f"claims #{rid} {route.a}-{route.b} with {' + '.join(paid)}"
+    elif kind == "variant":
+        # Its fields may be the seat's own business: the others see only the variant.
+        text = _variant_text(space, aid) if mine else f"takes a {space.template(aid)[1]} action"
     else:
         text = kind
     line = f"seat {seat} {text}"
@@ -731,7 +749,7 @@ def information_text(core: _Core, viewer: int) -> str:
     and every action so far as the seat saw it."""
     state = _dealt(core)
     board = state.board
-    space = action_space(board, state.num_players)
+    space = rules_space(state.rules)
     lines = [view_text(player_view(state, viewer)), "history:"]
     start = core.start_hands[viewer] if viewer < len(core.start_hands) else None
     lines.append("starting hand: " + ("?" if start is None else _cards(board.card_names, start)))

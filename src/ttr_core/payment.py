@@ -89,7 +89,39 @@ def payment_options(
     or ``ANY_COLOR``, ``length`` from 1 to ``MAX_ROUTE_LENGTH``: a map's
     bounds, checked before any work).
     """
-    _check(route_color, length, counts, wild)
+    if not _plainly_good(route_color, length, counts, wild):
+        _check(route_color, length, counts, wild)
+    return unchecked_payment_options(route_color, length, counts, wild)
+
+
+def _plainly_good(route_color: object, length: object, counts: object, wild: object) -> bool:
+    """Whether the arguments of :func:`payment_options` are good, by a few checks
+    done in C (a list or tuple of ints): the common case. ``False`` leaves it
+    to :func:`_check`, which finds what is wrong and says so."""
+    return (
+        type(counts) in (list, tuple)
+        and 2 <= len(counts) <= MAX_COLORS + 1  # type: ignore[arg-type]
+        and type(length) is int
+        and 1 <= length <= MAX_ROUTE_LENGTH
+        and type(wild) is int
+        and 0 <= wild < len(counts)  # type: ignore[arg-type]
+        and type(route_color) is int
+        and route_color != wild
+        and ANY_COLOR <= route_color < len(counts)  # type: ignore[arg-type]
+        and set(map(type, counts)) == _INT  # type: ignore[call-overload]
+        and min(counts) >= 0  # type: ignore[call-overload]
+    )
+
+
+_INT = {int}
+
+
+def unchecked_payment_options(
+    route_color: int, length: int, counts: Sequence[int], wild: int
+) -> list[tuple[int | None, int]]:
+    """:func:`payment_options` without the argument checks, for the engine's own
+    callers (and plugins) that pass a board's numbers and a hand's counts: the
+    checks cost as much as the work on a route's few options."""
     options: list[tuple[int | None, int]] = []
     for colour, fewest, most in payment_ranges(route_color, length, counts, wild):
         for wilds in range(fewest, most + 1):

@@ -21,8 +21,9 @@ game's own, not a fixed cycle (a seat drawing a second card, or choosing its
 tickets, acts again). Each observation is a dict: ``"observation"``, the
 :mod:`ttr_core.observation` vector of what that seat sees (``float32``), and
 ``"action_mask"``, 1 at every legal action id (``int8``; all 0 for a seat not
-to decide). Actions are the :mod:`ttr_core.action_ids` ids of the map
-(``Discrete(action_space(board, players).size)``).
+to decide). Actions are the :mod:`ttr_core.action_ids` ids of the game's
+configuration, variant actions included
+(``Discrete(action_space(board, players, variants, options).size)``).
 
 Rewards come only at the end: +1 to the sole winner and -1 to every other
 seat; when several seats share the win (the tie-break left them tied), 0 to
@@ -56,7 +57,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "pip install 'ttr-core[pettingzoo]'"
     ) from exc
 
-from .action_ids import action_from_id, action_space, check_all_numbered, legal_action_mask
+from .action_ids import action_from_id, check_all_numbered, legal_action_mask, rules_space
 from .actions import Action
 from .board import Board
 from .engine import apply, new_game, what
@@ -102,8 +103,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
     of :func:`ttr_core.new_game` (``variants=None``: the map's defaults) and
     raise what it raises for a configuration that cannot be played.
     ``render_mode`` is ``None`` or ``"ansi"`` (:meth:`render` returns the
-    public table as text), else :class:`ArgumentError`. A game whose variants
-    add actions of their own (which have no action id) is refused with
+    public table as text), else :class:`ArgumentError`. A game with a variant
+    that adds actions of its own and declares no action ids for them (hook
+    ``ttr_action_space``) is refused with
     :class:`~ttr_core.errors.UnsupportedVariantError` (a
     :class:`GameConfigError`) naming the variant.
 
@@ -136,7 +138,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         # A trial game checks the whole configuration, as new_game does, once.
         trial = new_game(map, players, seed=0, variants=variants, options=options, tickets=tickets)
         rules = trial.rules
-        # A variant that lists or applies actions of its own: those have no id.
+        # A variant's own actions have ids only if it declares them (ttr_action_space).
         check_all_numbered(rules, "the PettingZoo environment")
         # The trial's board: a ticket deck given by path makes a board of its own.
         self.board: Board = trial.board
@@ -145,7 +147,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._options = {variant: dict(values) for variant, values in rules.options}
         self._option_values = rules.options
         self.encoder = observation_encoder(self.board, players, rules.variants, self._options)
-        self.space = action_space(self.board, players)
+        self.space = rules_space(rules)
 
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}

@@ -23,6 +23,7 @@ import random
 import re
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ from .errors import (
     OptionError,
     PluginError,
     TtrError,
+    TtrWarning,
     UnknownVariantError,
     show,
 )
@@ -409,10 +411,17 @@ def validate_variant_fields(board: Board) -> list[str]:
             problems.extend(hookcheck.messages(impl, impl(board)))
         except PluginError as exc:
             # A plugin whose map check crashes is broken: it must not make every
-            # map unloadable. It is left out from now on, and says why.
+            # map unloadable. It is left out from now on, and says why — here,
+            # at the load that found it, and in broken_variants().
             with _PLUGINS_LOCK:
                 _failed = {**_failed, impl.variant: str(exc)}
                 _plugins_changed()
+            warnings.warn(
+                f"{exc}; variant {impl.variant!r} is left out from now on "
+                "(ttr_core.broken_variants() says why)",
+                TtrWarning,
+                stacklevel=2,
+            )
     return problems
 
 
@@ -465,6 +474,35 @@ def resolve_options(
 # The resolved rule set of one game configuration
 # ---------------------------------------------------------------------------
 
+#: What the variants' filters removed from one state's candidates, for ``apply``
+#: (which refuses those actions, ``vetoed_by_variant``): for each filter that
+#: removed something, in order, the variant's name followed by the actions it
+#: removed (flat, in one list: a name is a ``str``, never an action). Worked
+#: out without hashing any action (see :func:`_left_out`).
+FilteredOut = list["str | Action"]
+
+
+def _left_out(candidates: tuple[Action, ...], kept: Sequence[Action]) -> list[Action] | None:
+    """The candidates missing from ``kept`` when ``kept`` is the candidates with
+    some left out, in their order, as the same objects (what a filter that
+    keeps what it was given returns); else ``None``.
+
+    One pass comparing objects by identity: neither hashes an action nor
+    calls its ``__eq__``. A match of every kept object also shows that each
+    is a candidate and none is kept twice (the candidates are distinct
+    objects), the checks ``hookcheck.filtered`` makes by value.
+    """
+    left: list[Action] = []
+    j = 0
+    size = len(kept)
+    for action in candidates:
+        if j < size and kept[j] is action:
+            j += 1
+        else:
+            left.append(action)
+    return left if j == size else None
+
+
 Impls = tuple[HookImpl, ...]
 
 
@@ -499,6 +537,10 @@ class GameRules:
     determinize: Impls = attrs.field(repr=False, default=())
     check_state: Impls = attrs.field(repr=False, default=())
     agent_route_costs: Impls = attrs.field(repr=False, default=())
+    #: Run by the checkers (``ttr_core.invariants``), never by ``apply``.
+    check_transition: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_action_space``: called by :mod:`ttr_core.action_ids` only, once per configuration.
+    action_space: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -581,24 +623,44 @@ class GameRules:
 
     def run_filter(
         self, state: GameState, actions: list[Action]
-    ) -> tuple[list[Action], dict[Action, str] | None]:
-        """The candidates the filters keep, and each removed one with the variant that
-        removed it (``None`` when none was removed)."""
-        removed: dict[Action, str] | None = None
+    ) -> tuple[list[Action], FilteredOut | None]:
+        """The candidates the filters keep, and what they removed (``None`` when
+        nothing was): see :data:`FilteredOut`."""
+        removed: FilteredOut | None = None
+        strict = hookcheck.STRICT
         for impl in self.filter:
             candidates = tuple(actions)  # immutable: a filter answers, it cannot edit
             result = impl(state, candidates)
+            if type(result) is list and len(result) < len(candidates) and not strict[0]:
+                # The usual filter: some of the candidates, as the same objects,
+                # in order. _left_out, inlined (the hot path of a filter that
+                # removes something): the variant, then what it removed.
+                gone: FilteredOut = [impl.variant]
+                j = 0
+                size = len(result)
+                for action in candidates:
+                    if j < size and result[j] is action:
+                        j += 1
+                    else:
+                        gone.append(action)
+                if j == size:
+                    removed = gone if removed is None else removed + gone
+                    actions = result  # the plugin's new list: the core never edits it
+                    continue
             if result is None or result is candidates:
                 continue
-            kept = hookcheck.filtered(impl, candidates, result, strict=hookcheck.STRICT[0])
-            if kept is not candidates:
-                if removed is None:
-                    removed = {}
-                keep = set(kept)
-                for action in candidates:
-                    if action not in keep:
-                        removed[action] = impl.variant
-                actions = list(kept)
+            # Anything else is checked in full, by value; ``kept`` are then
+            # candidate objects (an equal copy is replaced by its candidate).
+            kept = hookcheck.filtered(impl, candidates, result, strict=strict[0])
+            if kept is candidates:
+                continue
+            left = _left_out(candidates, kept)
+            if left is None:  # reordered
+                ids = set(map(id, kept))
+                left = [action for action in candidates if id(action) not in ids]
+            gone = [impl.variant, *left]
+            removed = gone if removed is None else removed + gone
+            actions = list(kept)
         return actions, removed
 
     def run_extra_actions(self, state: GameState) -> list[Action]:
@@ -664,6 +726,17 @@ class GameRules:
             (impl.variant, problem)
             for impl in self.check_state
             for problem in hookcheck.messages(impl, impl(state))
+        ]
+
+    def run_check_transition(
+        self, before: GameState, action: Action, after: GameState
+    ) -> list[tuple[str, str]]:
+        """Every variant's broken invariants across the step ``before`` → ``action``
+        → ``after`` (hook ``ttr_check_transition``), as ``(variant, sentence)`` pairs."""
+        return [
+            (impl.variant, problem)
+            for impl in self.check_transition
+            for problem in hookcheck.messages(impl, impl(before, action, after))
         ]
 
     def run_agent_route_costs(self, view: PlayerView) -> list[float]:
@@ -864,4 +937,6 @@ def _resolve_rules(
         determinize=impls("ttr_determinize"),
         check_state=impls("ttr_check_state"),
         agent_route_costs=impls("ttr_agent_route_costs"),
+        check_transition=impls("ttr_check_transition"),
+        action_space=impls("ttr_action_space"),
     )

@@ -57,7 +57,7 @@ from .agents import AGENTS, Agent, AgentFactory, make_agent
 from .board import Board
 from .engine import apply, legal_actions, new_game
 from .errors import GeneratedTicketsWarning, TtrError
-from .invariants import failure_states
+from .invariants import failure_states, plain_statistics
 from .maploader import load_map
 from .scoring import FinalScores, final_scores
 from .serialize import map_fingerprint, record_of, to_json
@@ -68,6 +68,7 @@ __all__ = [
     "LOOPHOLES",
     "MAX_ACTIONS",
     "PARTIAL_SUFFIX",
+    "STATISTICS",
     "TABLE_COLUMNS",
     "WIN_UNIT",
     "AgentLine",
@@ -91,13 +92,14 @@ __all__ = [
 ]
 
 #: The failure states counted ("loopholes" a map designer wants to see), with what
-#: each means. All but ``stalemate`` are counted per decision (the state a seat
-#: decides in); ``stalemate`` once per game that ended so.
+#: each means, and the plain statistics counted alike (:data:`STATISTICS`). All
+#: but ``stalemate`` are counted per decision (the state a seat decides in);
+#: ``stalemate`` once per game that ended so.
 LOOPHOLES: Mapping[str, str] = {
     "only_pass": "a seat had only Pass (E1)",
     "stalemate": "the game ended in a stalemate: a full round of passes (E2)",
     "e3_guard": "the display kept too many wilds, no reset able to help (E3)",
-    "deck_empty": "the card deck was empty",
+    "deck_empty": "the card deck was empty (a statistic: the discard pile is shuffled in)",
     "supply_empty": "deck and discard pile were both empty (E4)",
     "tickets_empty": "no ticket was left to draw (E6)",
 }
@@ -129,10 +131,22 @@ def _derive(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-#: The failure states a seat deciding in a state is in, by the names of
-#: :data:`LOOPHOLES` counted per decision (:func:`ttr_core.invariants.failure_states`,
-#: which ``ttr verify`` counts by the same names).
-state_loopholes = failure_states
+#: The names of :data:`LOOPHOLES` that are plain statistics, not failure states
+#: (:func:`ttr_core.invariants.plain_statistics`): counted alike, reported apart.
+STATISTICS = ("deck_empty",)
+
+
+def state_loopholes(state: GameState, legal: Sequence[Action]) -> list[str]:
+    """The names of :data:`LOOPHOLES` counted per decision that a seat deciding in
+    ``state`` with ``legal`` actions is in, in that order: its failure states
+    (:func:`ttr_core.invariants.failure_states`) and plain statistics
+    (:func:`ttr_core.invariants.plain_statistics`; ``ttr verify`` counts both
+    by the same names)."""
+    found = failure_states(state, legal)
+    plain = plain_statistics(state)
+    if plain:
+        found = [name for name in _STATE_LOOPHOLES if name in found or name in plain]
+    return found
 
 
 _STATE_LOOPHOLES = tuple(name for name in LOOPHOLES if name != "stalemate")
@@ -1330,11 +1344,19 @@ def format_summary(summary: Summary, top_routes: int = 10) -> str:
         label = labels[route] if route < len(labels) else f"route {route}"
         lines.append(f"  {count / summary.games:6.1%}  {label}")
     lines.append("")
-    lines.append("failure states (games reached; decisions in it):")
-    for name, games, count in summary.loopholes:
-        where = "" if name == "stalemate" else f"; {count:,} decisions"
-        lines.append(
-            f"  {name:<14} {games:>9,} games ({games / summary.games:6.2%}){where:<20}  "
-            f"{LOOPHOLES[name]}"
-        )
+    for title, plain in (
+        ("failure states (games reached; decisions in it):", False),
+        ("statistics (games reached; decisions in it):", True),
+    ):
+        if plain:
+            lines.append("")
+        lines.append(title)
+        for name, games, count in summary.loopholes:
+            if (name in STATISTICS) != plain:
+                continue
+            where = "" if name == "stalemate" else f"; {count:,} decisions"
+            lines.append(
+                f"  {name:<14} {games:>9,} games ({games / summary.games:6.2%}){where:<20}  "
+                f"{LOOPHOLES[name]}"
+            )
     return "\n".join(lines)

@@ -184,11 +184,10 @@ class GameState:
     _legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False
     )
-    #: Core actions the variants' filters removed from ``_legal_cache``, each
-    #: with the variant that removed it (``None`` while none was removed).
-    _filtered_out: Mapping[Action, str] | None = attrs.field(
-        default=None, init=False, eq=False, hash=False
-    )
+    #: Core actions the variants' filters removed from ``_legal_cache``, after
+    #: the variant that removed them (``None`` while none was removed): a
+    #: ``plugin_manager.FilteredOut``.
+    _filtered_out: list[Any] | None = attrs.field(default=None, init=False, eq=False, hash=False)
 
     @property
     def current_player(self) -> int | None:

@@ -24,14 +24,17 @@ from . import hookcheck
 from .actions import Action
 from .board import Board
 from .engine import apply, legal_actions, new_game
-from .errors import GameConfigError, PlayerCountError, PluginError
+from .errors import ArgumentError, GameConfigError, PlayerCountError, PluginError
 from .invariants import (
     GamePlay,
     Invariant,
     Violation,
     action_bound,
+    chosen_names,
     failure_states,
+    invariant_names,
     invariants_for,
+    plain_statistics,
     record_text,
     run_check,
 )
@@ -55,8 +58,9 @@ __all__ = [
 Chooser = Callable[[GameState, Sequence[Action]], Action]
 
 #: Counted per state: only ``Pass`` was legal; the display showed more wilds than
-#: allowed because no reset could help (E3); the deck was empty; deck and discard
-#: pile were both empty (E4).
+#: allowed because no reset could help (E3); the deck was empty (a plain statistic:
+#: the discard pile is shuffled in when a card is needed); deck and discard pile
+#: were both empty (E4). All but ``deck_empty`` are failure states.
 STATS = ("only_pass", "e3_guard", "deck_empty", "supply_empty")
 
 
@@ -166,7 +170,8 @@ def _play(
 
 
 def _count(stats: Counter[str], state: GameState, legal: Sequence[Action]) -> None:
-    stats.update(name for name in failure_states(state, legal) if name in STATS)
+    found = (*failure_states(state, legal), *plain_statistics(state))
+    stats.update(name for name in found if name in STATS)
 
 
 def random_chooser(seed: int) -> Chooser:
@@ -286,7 +291,14 @@ def verify(
     player counts taken in turn: ``players``, or every count the configuration
     allows) with every invariant checked after every action, in strict mode.
     ``only`` and ``skip`` choose invariants by name; ``jobs`` processes share
-    the games."""
+    the games.
+
+    :class:`~ttr_core.ArgumentError` for a name in ``only`` or ``skip`` that
+    no invariant has (with the closest names and the list: see
+    :func:`~ttr_core.invariants.invariant_names`), for one in ``only`` that is
+    not checked in games of this configuration, and for an empty ``only``:
+    a run that would check nothing asked for is refused, never reported as
+    "no invariant broken"."""
     board = map if isinstance(map, Board) else load_map(map)
     given = None if variants is None else tuple(variants)
     allowed, refused = player_counts(board, given, options)
@@ -294,11 +306,11 @@ def verify(
     if not counts:
         raise ValueError(f"no player count can be played: {refused or 'none given'}")
     first = new_game(board, counts[0], seed=0, variants=given, options=options)
+    only_names, skip_names = _check_names(first, only, skip)
     report = VerifyReport(board.id, board.name, first.rules.variants, seed)
     report.skipped = {p: why for p, why in refused.items() if players is None}
     plan = [(counts[i % len(counts)], seed + i) for i in range(games)]
-    only_names = None if only is None else tuple(only)
-    job = _Job(board, given, options, only_names, tuple(skip))
+    job = _Job(board, given, options, only_names, skip_names)
     if jobs <= 1 or games < 2 * jobs:
         report.merge(job(plan))
         return report
@@ -308,6 +320,24 @@ def verify(
         for part in pool.map(job, chunks):
             report.merge(part)
     return report
+
+
+def _check_names(
+    state: GameState, only: Iterable[str] | None, skip: Iterable[str]
+) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """``only`` and ``skip`` as sorted tuples of names; refuse a name no invariant
+    has, and an ``only`` name no game of ``state``'s configuration checks."""
+    checked = invariant_names(state.rules)
+    wanted, dropped = chosen_names(only, skip, (*invariant_names(), *checked))
+    for name in sorted(wanted or ()):
+        if name not in checked:
+            variants = ", ".join(state.rules.variants) or "none"
+            raise ArgumentError(
+                f"only: invariant {name!r} is not checked in games of {state.board.id} with "
+                f"variants {variants}, so nothing would be checked of it (checked here: "
+                f"{', '.join(checked)})"
+            )
+    return (None if wanted is None else tuple(sorted(wanted))), tuple(sorted(dropped))
 
 
 @attrs.frozen

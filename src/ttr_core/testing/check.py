@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from ..actions import Action
 from ..board import Board
-from ..invariants import Invariant, invariants_for
+from ..errors import ArgumentError
+from ..invariants import (
+    Invariant,
+    _invariant_list,
+    chosen_names,
+    invariant_names,
+    invariants_for,
+)
 from ..state import GameState
 from ..verify import GameReport, play_checked
 from .strategies import Game, MapsArg, OptionsArg, PlayersArg, VariantsArg, games
@@ -78,11 +85,20 @@ def check_rules(
     in force applies (database, verbosity), with ``examples`` as
     ``max_examples``, no deadline and no "explain" phase (:data:`PHASES`); hook
     results are checked in strict mode.
+
+    A name in ``only`` or ``skip`` that no invariant has raises
+    :class:`~ttr_core.ArgumentError` before any game is played, with the
+    closest names ("did you mean ...?") and the list
+    (:func:`~ttr_core.invariants.invariant_names`); so does an empty ``only``,
+    and an ``only`` none of whose invariants was checked in any game played
+    (it names invariants of variants the games do not play).
     """
     strategy = games(map, variants, players, options)
-    extra = tuple(invariants)
-    only_names = None if only is None else tuple(only)
-    skipped = tuple(skip)
+    extra = _invariant_list(invariants)
+    wanted, dropped = chosen_names(only, skip, invariant_names(extra=extra))
+    only_names = None if wanted is None else tuple(sorted(wanted))
+    skipped = tuple(sorted(dropped))
+    checked: set[str] = set()
 
     @settings(
         max_examples=examples,
@@ -95,10 +111,16 @@ def check_rules(
         report = play_game(
             game, rng, only=only_names, skip=skipped, invariants=extra, max_actions=max_actions
         )
+        checked.update(report.checks)
         if not report.ok:
             raise RulesViolation(f"{game!r} broke the rules:\n{report.failure()}")
 
     rules_hold()
+    if wanted is not None and not wanted & checked:
+        raise ArgumentError(
+            f"only: none of {', '.join(sorted(wanted))} was checked in the games played "
+            "(an invariant of a variant they do not play?)"
+        )
 
 
 def rules_test(

@@ -18,6 +18,9 @@ from ..invariants import (
     GamePlay,
     Invariant,
     Violation,
+    _invariant_list,
+    chosen_names,
+    invariant_names,
     invariants_for,
     record_text,
     run_check,
@@ -178,20 +181,28 @@ def rules_machine(
 ) -> type[RulesMachine]:
     """A :class:`RulesMachine` for these games (arguments as for
     :func:`~ttr_core.testing.games`). Its ``TestCase`` runs with no deadline
-    and no "explain" phase; set ``TestCase.settings`` for more. In a test module::
+    and no "explain" phase; set ``TestCase.settings`` for more. A name in
+    ``only`` or ``skip`` that no invariant has raises
+    :class:`~ttr_core.ArgumentError` at once, as for :func:`check_rules`. In a
+    test module::
 
         Swap = ttr_core.testing.rules_machine("newyork", ["attractions", "swap"])
         Swap.TestCase.settings = hypothesis.settings(max_examples=50, deadline=None)
         TestSwap = Swap.TestCase
     """
+    extra = _invariant_list(invariants)
+    # Typos refused here, not in the first example (ArgumentError: "did you mean").
+    wanted, dropped = chosen_names(only, skip, invariant_names(extra=extra))
+    only_names = None if wanted is None else tuple(sorted(wanted))
+    skip_names = tuple(sorted(dropped))
     machine: type[RulesMachine] = type(
         "RulesMachine",
         (RulesMachine,),
         {
             "game_strategy": games(map, variants, players, options),
-            "only": None if only is None else tuple(only),
-            "skip": tuple(skip),
-            "extra": tuple(invariants),
+            "only": only_names,
+            "skip": skip_names,
+            "extra": extra,
         },
     )
     machine.TestCase.settings = settings(

@@ -33,6 +33,8 @@ import attrs
 
 from ttr_core import (
     Action,
+    ActionTemplate,
+    Board,
     ClaimRoute,
     GameState,
     IllegalAction,
@@ -104,6 +106,16 @@ def swaps_used(state: GameState) -> tuple[bool, ...]:
 def ttr_action_types() -> Mapping[str, type[Action]]:
     """Name the variant's actions in saves and messages: stable tags, never class paths."""
     return {f"{NAME}.swap": SwapCards, f"{NAME}.pick": PickFaceUp}
+
+
+@hookimpl
+def ttr_action_space(board: Board) -> Sequence[ActionTemplate]:
+    """Give the variant's actions action ids, so that OpenSpiel and PettingZoo can
+    play it: a swap of each card colour, a pick of each face-up slot."""
+    return [
+        ActionTemplate(SwapCards, {"color": board.colors}),
+        ActionTemplate(PickFaceUp, {"slot": range(board.rules.display_size)}),
+    ]
 
 
 @hookimpl
