@@ -306,6 +306,10 @@ def _calls(w: World) -> list[Call]:
         Call("VariantOption", ttr_core.VariantOption, ("n", int, 1, "", None, None, ())),
         Call("NonSeatOwner", ttr_core.NonSeatOwner, (2, "neutral", None, ())),
         Call("ActionTemplate", ttr_core.ActionTemplate, (ttr_core.Pass, {})),
+        Call("ClaimsRoute", ttr_core.ClaimsRoute, (3, 0.5, 1)),
+        Call("BuildsToken", ttr_core.BuildsToken, (3, 4.0)),
+        Call("ClosesRoute", ttr_core.ClosesRoute, (3,)),
+        Call("Token", ttr_core.Token, (3, 0, "station")),
         Call("ScoreLine", ttr_core.ScoreLine, ("x", "X", 1, None, (), "all")),
         # stable members (docs/api.md's member tables)
         Call("GameState.owner", state.owner, (0,)),
@@ -313,6 +317,7 @@ def _calls(w: World) -> list[Call]:
         Call("GameState.variant", state.variant, ("key", None)),
         Call("GameState.with_variant", state.with_variant, ("key", 1)),
         Call("GameRules.option", nl.rules.option, ("tolls", "start_value")),
+        Call("GameRules.title", nl.rules.title, ("longest_route", "Longest path")),
         Call("Board.location", board.location, ("Soho",)),
         Call("Board.location_id", board.location_id, ("Soho",)),
         Call("Board.card_index", board.card_index, ("red",)),
@@ -404,9 +409,9 @@ CALL_NAMES = [
     "variant_options", "register_variant", "unregister_variant", "rescan_entry_points",
     "set_strict", "is_strict", "Hand", "KeepTickets", "DrawBlind", "DrawFaceUp", "ClaimRoute",
     "DrawTickets", "Pass", "MapField", "VariantOption", "NonSeatOwner", "ActionTemplate",
-    "ScoreLine",
+    "ScoreLine", "ClaimsRoute", "BuildsToken", "ClosesRoute", "Token",
     "GameState.owner", "GameState.is_seat", "GameState.variant", "GameState.with_variant",
-    "GameRules.option", "Board.location", "Board.location_id", "Board.card_index",
+    "GameRules.option", "GameRules.title", "Board.location", "Board.location_id", "Board.card_index",
 ]  # fmt: skip
 
 #: Public names that take no junk: values, modules, errors and enums the library builds,

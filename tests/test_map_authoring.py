@@ -572,7 +572,7 @@ def test_unknown_keys_and_fields_suggest_the_closest() -> None:
         "[rules]",
         "unknown key 'starting_hnd' (expected one of: both_pair_routes_min_players, "
         "cars_per_player, display_size, end_trigger_cars, max_face_up_wilds, route_points, "
-        "start_scores, starting_hand, tickets); did you mean 'starting_hand'?",
+        "start_scores, starting_hand, tickets, titles); did you mean 'starting_hand'?",
     ) in found
     assert (
         24,

@@ -176,7 +176,9 @@ def play(
 def check_events(client: Client, game: str, tokens: list[str], moves: list[dict[str, Any]]) -> None:
     """Each seat has one event line per move; the others never learn a card
     drawn blind or a ticket drawn or kept, the mover does."""
-    card_names = client.ok("GET", f"/games/{game}/board")["card_names"]
+    board = client.ok("GET", f"/games/{game}/board")
+    # Lines name the wild card as the map does ("taxi", "locomotive").
+    card_names = [*board["card_names"], board["wild_name"]]
     events = [client.events(game, token) for token in tokens]
     assert all(len(lines) == len(moves) for lines in events)
     assert client.events(game, tokens[0], since=len(moves) - 2) == events[0][-2:]

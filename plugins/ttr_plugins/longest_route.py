@@ -8,7 +8,8 @@ shaped like a Y counts its two longest arms only (:func:`longest_path`). The
 player or players with the longest path score :data:`BONUS` points each: a
 tie gives every tied player the bonus, as the rulebook says. Every seat's
 score sheet gets a line "Longest path: n", with " (holder)" for the holders
-(also in a provisional count, ``score_sheets``, during play).
+(also in a provisional count, ``score_sheets``, during play); a map may title
+the line its own way (``[rules.titles] longest_route = "European Express"``).
 
 Engine decision: a player with no route has a path of length 0, and a
 length of 0 never holds the bonus — if no player has claimed a route,
@@ -165,10 +166,12 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
     bonus = state.rules.option(NAME, "bonus")
     lengths = path_lengths(state)
     holding = holders(lengths)
+    # The map may name the bonus its own way (``[rules.titles]``: "European Express").
+    title = state.rules.title(NAME, "Longest path")
     sheets = []
     for seat, length in enumerate(lengths):
         held = seat in holding
-        label = f"Longest path: {length}" + (" (holder)" if held else "")
+        label = f"{title}: {length}" + (" (holder)" if held else "")
         sheets.append([ScoreLine(NAME, label, bonus if held else 0)])
     return sheets
 

@@ -50,6 +50,7 @@ from ttr_core import (
     Action,
     ActionTemplate,
     Board,
+    ClosesRoute,
     GameState,
     IllegalAction,
     MapField,
@@ -135,6 +136,12 @@ def ttr_action_space(board: Board) -> Sequence[ActionTemplate]:
     """Action ids for the marker holder's choice: one per route printed on a ticket."""
     printed = sorted({r for t in range(len(board.tickets)) for r in ticket_routes(board, t)})
     return [ActionTemplate(ChooseNeutralRoute, {"route": printed})]
+
+
+@hookimpl
+def ttr_agent_action_purpose(view: PlayerView, action: Action) -> ClosesRoute | None:
+    """For bots: choosing a route gives it to the neutral player, closing it to the seats."""
+    return ClosesRoute(action.route) if isinstance(action, ChooseNeutralRoute) else None
 
 
 @hookimpl
@@ -291,6 +298,18 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
     # A choice was made: the marker passes to the other seat.
     state = _claim(state, current, action.route, 1 - current.marker)
     return attrs.evolve(state, pending=resume)
+
+
+@hookimpl
+def ttr_describe_action(
+    state: GameState, action: Action, after: GameState, full: bool
+) -> str | None:
+    """The marker holder's choice in words (all of it public, so ``full`` changes nothing)."""
+    if not isinstance(action, ChooseNeutralRoute):
+        return None
+    route = state.board.routes[action.route]
+    where = f"{route.a}–{route.b} ({route.color} {route.length})"
+    return f"chose the route {where} for the {NAME} player"
 
 
 @hookimpl

@@ -22,7 +22,9 @@ draw more, how they weigh routes and what they claim. They name no variant:
 what a claim does beyond its route and tickets they measure on a state
 dealt from the view (:meth:`Seen.side`), and what a score sheet does not
 show at once a variant's plugin may advise (the ``ttr_agent_route_costs``
-hook, docs/hooks.md). What is
+hook, docs/hooks.md). A variant's own actions they weigh by what its
+plugin says each is for (the ``ttr_agent_action_purpose`` hook: a claim of
+a route, a token at a location, a route given away). What is
 derived from the board alone is kept in ``board.derived`` under
 :data:`CACHE_KEY`, so it lives as long as the board.
 """
@@ -31,16 +33,17 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
+from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board, derive
 from .determinize import determinize
 from .engine import apply
 from .errors import TtrError
+from .hookspecs import ActionPurpose, BuildsToken, ClaimsRoute, ClosesRoute
 from .plugin_manager import GameRules, game_rules
 from .scoring import END
 from .state import GameState
@@ -90,6 +93,9 @@ AgentFactory = Callable[[], Agent]
 CACHE_KEY = "ttr_core.agents"
 
 _INF = float("inf")
+
+#: The core's action classes: no variant is asked what they are for.
+_CORE_ACTIONS = frozenset({ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass})
 
 
 class RandomAgent:
@@ -193,7 +199,13 @@ class Seen:
     derives for this decision.
     """
 
-    def __init__(self, view: PlayerView, rng: random.Random, penalty: dict[int, float]) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        rng: random.Random,
+        penalty: dict[int, float],
+        tokens: Collection[int] = (),
+    ) -> None:
         board = view.board
         g = BoardGraph.of(board)
         self.view = view
@@ -216,6 +228,11 @@ class Seen:
         #: Per route, what the variants advise claiming it costs beyond the
         #: score sheet (hook ``ttr_agent_route_costs``).
         self.extra = rules.run_agent_route_costs(view)
+        #: Whether a variant tells what its actions are for (hook
+        #: ``ttr_agent_action_purpose``); without one, only the core's actions count.
+        self.advised = bool(rules.agent_action_purpose)
+        self._rules = rules
+        self._purposes: dict[Action, ActionPurpose | None] = {}
         owner = [-1] * len(g.length)
         for other in view.seats:
             for route in other.routes:
@@ -242,7 +259,18 @@ class Seen:
                 x = parent[x]
             return x
 
-        for route in seat.routes:
+        #: The routes this seat's tickets may go through: its own and those the
+        #: variants let it use besides (hook ``ttr_ticket_connections``, a station).
+        self.joined = frozenset(seat.routes)
+        if rules.ticket_connections:
+            self.joined |= _ticket_connections(view, rules)
+        elif tokens:
+            # No variant says which routes its tokens join: count every route of
+            # another owner at the seat's tokens (BuildsToken) as usable.
+            self.joined |= {
+                r for x in tokens for r, _ in g.adjacency[x] if owner[r] not in (-1, me)
+            }
+        for route in self.joined:
             a, b = g.ends[route]
             parent[find(a)] = find(b)
         self.root = [find(x) for x in range(len(parent))]
@@ -250,8 +278,42 @@ class Seen:
         self.last_turn = view.final_turns >= 0
         self.end_near = self.last_turn or min(s.cars for s in view.seats) <= trigger + 3
 
+    def purpose(self, action: Action) -> ActionPurpose | None:
+        """What a variant's ``action`` is for (hook ``ttr_agent_action_purpose``),
+        once per decision; ``None`` for the core's actions and in games whose
+        variants tell nothing."""
+        if not self.advised or type(action) in _CORE_ACTIONS:
+            return None
+        if action not in self._purposes:
+            self._purposes[action] = self._rules.run_agent_action_purpose(self.view, action)
+        return self._purposes[action]
+
+    def claims(self, legal: Sequence[Action]) -> list[Action]:
+        """The claims among ``legal``: the core's, then the variants' actions that
+        claim a route (:class:`~ttr_core.ClaimsRoute`)."""
+        claims: list[Action] = [a for a in legal if isinstance(a, ClaimRoute)]
+        if self.advised:
+            claims += [a for a in legal if isinstance(self.purpose(a), ClaimsRoute)]
+        return claims
+
+    def route(self, action: Action) -> int:
+        """The route a claim of :meth:`claims` claims."""
+        if isinstance(action, ClaimRoute):
+            return action.route
+        purpose = self.purpose(action)
+        assert isinstance(purpose, ClaimsRoute)  # only claims are asked
+        return purpose.route
+
+    def claim_cost(self, action: Action) -> tuple[float, int]:
+        """A variant claim's declared extra cost (points) and wild cards spent;
+        nothing for the core's."""
+        purpose = self.purpose(action)
+        if isinstance(purpose, ClaimsRoute):
+            return purpose.extra_cost, purpose.wilds
+        return 0.0, 0
+
     def done(self, ticket: int) -> bool:
-        """Whether this seat's own routes join the ticket's ends."""
+        """Whether this seat's routes (:attr:`joined`) join the ticket's ends."""
         a, b = self.g.ticket_ends[ticket]
         return self.root[a] == self.root[b]
 
@@ -259,7 +321,7 @@ class Seen:
         """The seat's tickets not completed yet."""
         return [t for t in self.view.tickets if not self.done(t)]
 
-    def side(self, action: ClaimRoute) -> int:
+    def side(self, action: Action) -> int:
         """What ``action`` changes on this seat's score sheet beyond its route and
         tickets: the variants' lines the seat may see during play and the points
         variants add during play (a loan's penalty, an attraction touched, a
@@ -274,9 +336,11 @@ class Seen:
         variant that cannot rebuild its hidden state)."""
         if not self.side_effects or self.memo.get("world", True) is None:
             return 0
-        known: dict[int, int] = self.memo.setdefault("side", {})
-        if action.route in known:
-            return known[action.route]
+        known: dict[object, int] = self.memo.setdefault("side", {})
+        # A variant's claim may do more than the core's claim of its route.
+        key: object = action.route if isinstance(action, ClaimRoute) else action
+        if key in known:
+            return known[key]
         world: GameState | None = self.memo.get("world")
         try:
             if world is None:
@@ -288,8 +352,19 @@ class Seen:
             self.memo["world"] = None
             return 0
         before: int = self.memo["before"]
-        known[action.route] = after - before
+        known[key] = after - before
         return after - before
+
+
+def _ticket_connections(view: PlayerView, rules: GameRules) -> frozenset[int]:
+    """The routes the variants let the viewing seat use for its tickets besides
+    its own, worked out on a state dealt from its view (the hook's answer for a
+    seat follows from what its view shows); none if no state can be dealt."""
+    try:
+        world = determinize(view, 0)
+    except TtrError:
+        return frozenset()
+    return frozenset(rules.run_ticket_connections(world, view.viewer))
 
 
 def _variant_points(state: GameState, seat: int) -> int:
@@ -362,7 +437,7 @@ def make_plan(seen: Seen, tickets: Sequence[int], cost: Sequence[float], budget:
     a ticket whose path would take the plan over ``budget`` spaces is dropped."""
     g = seen.g
     costs = list(cost)
-    mine = set(seen.view.seats[seen.me].routes)
+    mine = seen.joined
     planned: list[int] = []
     spaces = 0
     paths: dict[int, tuple[int, ...]] = {}
@@ -443,6 +518,8 @@ class HeuristicAgent:
         #: What this agent learnt a claim of each route costs beyond its route
         #: and tickets (points, this game).
         self.penalty: dict[int, float] = {}
+        #: The locations of the tokens this agent placed (:class:`~ttr_core.BuildsToken`).
+        self.tokens: list[int] = []
 
     def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """The style's choice, always one of ``legal``."""
@@ -450,15 +527,20 @@ class HeuristicAgent:
             return legal[0]
         kind = view.pending
         chosen: Action | None = None
+        seen = Seen(view, rng, self.penalty, self.tokens)
         if kind in ("start_tickets", "keep_tickets"):
-            chosen = self.keep(Seen(view, rng, self.penalty), legal)
+            chosen = self.keep(seen, legal)
         elif kind == "turn":
-            chosen = self.turn(Seen(view, rng, self.penalty), legal)
+            chosen = self.turn(seen, legal)
         elif kind == "second_card":
-            seen = Seen(view, rng, self.penalty)
             chosen = self.draw(seen, legal, self.needs(seen))
+        elif seen.advised:
+            chosen = self.decide(seen, legal)
         if chosen is None or chosen not in legal:
             return fallback(legal, rng)
+        purpose = seen.purpose(chosen)
+        if isinstance(purpose, BuildsToken):
+            self.tokens.append(purpose.location)
         return chosen
 
     # -- weights -------------------------------------------------------------
@@ -476,7 +558,7 @@ class HeuristicAgent:
         routes it can never claim."""
         costs: list[float] | None = seen.memo.get("costs")
         if costs is None:
-            mine = set(seen.view.seats[seen.me].routes)
+            mine = seen.joined
             costs = seen.memo["costs"] = [
                 0.0 if r in mine else self.route_cost(seen, r) if seen.usable[r] else _INF
                 for r in range(len(seen.usable))
@@ -495,12 +577,13 @@ class HeuristicAgent:
             seen.memo["plan"] = plan
         return plan
 
-    def learn(self, seen: Seen, action: ClaimRoute) -> bool:
+    def learn(self, seen: Seen, action: Action) -> bool:
         """Measure what ``action`` costs beyond its route and tickets; remember a
         loss (and forget the plan made without it). Whether the claim is free
         of such a loss."""
         side = seen.side(action)
-        route, partner = action.route, seen.g.partner[action.route]
+        route = seen.route(action)
+        partner = seen.g.partner[route]
         if side >= -LOSS:
             seen.penalty.pop(route, None)
             return True
@@ -557,14 +640,19 @@ class HeuristicAgent:
     # -- turns ---------------------------------------------------------------
 
     def turn(self, seen: Seen, legal: Sequence[Action]) -> Action | None:
-        """Claim for the plan, else draw tickets when wanted, else claim a route
-        for its own sake when the plan is done, else draw cards."""
-        claims = [a for a in legal if isinstance(a, ClaimRoute)]
+        """Claim for the plan, else place a token that joins a ticket the plan
+        gave up, else draw tickets when wanted, else claim a route for its own
+        sake when the plan is done, else draw cards."""
+        claims = seen.claims(legal)
         if seen.last_turn:
             return self.best_claim(seen, claims) or self.draw(seen, legal, [])
         claim = self.plan_claim(seen, claims)
         if claim is not None:
             return claim
+        if seen.advised:
+            token = self.token(seen, legal)
+            if token is not None:
+                return token
         plan = self.plan(seen)
         if not seen.end_near and self.wants_tickets(seen, plan):
             draw = next((a for a in legal if isinstance(a, DrawTickets)), None)
@@ -580,8 +668,8 @@ class HeuristicAgent:
         return action
 
     def plan_claim(
-        self, seen: Seen, claims: Sequence[ClaimRoute], only: Sequence[int] = ()
-    ) -> ClaimRoute | None:
+        self, seen: Seen, claims: Sequence[Action], only: Sequence[int] = ()
+    ) -> Action | None:
         """The plan's longest claimable route (of ``only``, if given), paid as
         :meth:`payment` says. A claim found to cost points beyond its route
         and tickets is made only if the plan, made again knowing it, still
@@ -591,31 +679,36 @@ class HeuristicAgent:
         while True:
             plan = self.plan(seen)
             routes = {
-                a.route
-                for a in claims
-                if plan.has(g, a.route) and a.route not in tried and (not only or a.route in only)
+                r
+                for r in map(seen.route, claims)
+                if plan.has(g, r) and r not in tried and (not only or r in only)
             }
             if not routes:
                 return None
             route = max(routes, key=lambda r: (g.length[r], -r))
-            action = self.payment(seen, [a for a in claims if a.route == route])
+            action = self.payment(seen, [a for a in claims if seen.route(a) == route])
             if action is None or self.learn(seen, action) or self.plan(seen).has(g, route):
                 return action
             tried.add(route)
 
-    def payment(self, seen: Seen, options: Sequence[ClaimRoute]) -> ClaimRoute | None:
+    def payment(self, seen: Seen, options: Sequence[Action]) -> Action | None:
         """The payment that spends the fewest wilds and the fewest cards the rest of
-        the plan needs."""
+        the plan needs; a variant's claim weighs its wilds and its declared extra
+        cost (:class:`~ttr_core.ClaimsRoute`)."""
         if not options:
             return None
         g = seen.g
-        rest = [r for r in self.plan(seen).routes if r != options[0].route]
+        first = seen.route(options[0])
+        rest = [r for r in self.plan(seen).routes if r != first]
         reserve = [0] * g.wild
         for route in rest:
             if g.color[route] >= 0:
                 reserve[g.color[route]] += g.length[route]
 
-        def cost(action: ClaimRoute) -> tuple[float, int]:
+        def cost(action: Action) -> tuple[float, int]:
+            if not isinstance(action, ClaimRoute):
+                extra, wilds = seen.claim_cost(action)
+                return (3.0 * wilds + extra, 0)
             if action.color is None:
                 return (3.0 * action.wilds, 0)
             color = g.card_index[action.color]
@@ -650,15 +743,13 @@ class HeuristicAgent:
         known = seen.extra[route] + seen.penalty.get(route, 0.0)
         return g.points[route] - known + self.progress(seen, route)
 
-    def best_claim(
-        self, seen: Seen, claims: Sequence[ClaimRoute], count: int = 4
-    ) -> ClaimRoute | None:
+    def best_claim(self, seen: Seen, claims: Sequence[Action], count: int = 4) -> Action | None:
         """The claim of best immediate gain, if any gains something: the ``count``
         best by :meth:`estimate`, then by :meth:`claim_gain` (measured)."""
-        routes = sorted({a.route for a in claims}, key=lambda r: (-self.estimate(seen, r), r))
-        best: tuple[float, int, ClaimRoute] | None = None
+        routes = sorted(set(map(seen.route, claims)), key=lambda r: (-self.estimate(seen, r), r))
+        best: tuple[float, int, Action] | None = None
         for route in routes[:count]:
-            action = self.payment(seen, [a for a in claims if a.route == route])
+            action = self.payment(seen, [a for a in claims if seen.route(a) == route])
             if action is None:
                 continue
             value = self.claim_gain(seen, action)
@@ -668,17 +759,92 @@ class HeuristicAgent:
             return None
         return best[2]
 
-    def claim_gain(self, seen: Seen, action: ClaimRoute) -> float:
+    def claim_gain(self, seen: Seen, action: Action) -> float:
         """The immediate gain of a claim: the route's points, what it changes on
         the sheet beyond them (measured, :meth:`Seen.side`), its progress on
-        open tickets (:meth:`progress`), less the variants' advice."""
-        route = action.route
+        open tickets (:meth:`progress`), less the variants' advice (and, for a
+        variant's claim, its declared extra cost)."""
+        route = seen.route(action)
         return (
             seen.g.points[route]
             + seen.side(action)
             + self.progress(seen, route)
             - seen.extra[route]
+            - seen.claim_cost(action)[0]
         )
+
+    # -- variant actions (hook ttr_agent_action_purpose) ----------------------
+
+    def decide(self, seen: Seen, legal: Sequence[Action]) -> Action | None:
+        """A variant's own decision, by what its actions are for: the route to
+        close that the seat can best spare (:meth:`close_value`), else the
+        claim of best gain, else a token worth placing; ``None`` (a legal
+        action at random) when the variant tells nothing."""
+        closes = [(a, p.route) for a in legal if isinstance(p := seen.purpose(a), ClosesRoute)]
+        if closes:
+            return max(closes, key=lambda c: (self.close_value(seen, c[1]), -c[1]))[0]
+        claims = seen.claims(legal)
+        if claims:
+            return self.best_claim(seen, claims) or self.payment(seen, claims)
+        return self.token(seen, legal)
+
+    def close_value(self, seen: Seen, route: int) -> float:
+        """How well the seat spares ``route`` given away: less its progress on the
+        seat's tickets, plus the cards it lacks to claim it (of a pair, it
+        keeps the one it can pay), plus the other seats whose routes reach
+        its ends (it likely blocks them)."""
+        g = seen.g
+        color = g.color[route]
+        held = max(seen.hand[: g.wild], default=0) if color < 0 else seen.hand[color]
+        missing = max(g.length[route] - held - seen.hand[g.wild], 0)
+        ends = g.ends[route]
+        rivals = sum(
+            1
+            for other in seen.view.seats
+            if other.seat != seen.me and any(x in ends for r in other.routes for x in g.ends[r])
+        )
+        return -self.progress(seen, route) + 0.5 * missing + rivals
+
+    def token(self, seen: Seen, legal: Sequence[Action]) -> Action | None:
+        """The token (:class:`~ttr_core.BuildsToken`) of best :meth:`token_value`
+        less its cost, when that gains something."""
+        options = [(a, p) for a in legal if isinstance(p := seen.purpose(a), BuildsToken)]
+        if not options or not self.plan(seen).dropped:
+            return None
+        best: tuple[float, int, Action] | None = None
+        for action, purpose in options:
+            value = self.token_value(seen, purpose.location) - purpose.cost
+            if best is None or (value, -purpose.location) > best[:2]:
+                best = (value, -purpose.location, action)
+        return best[2] if best is not None and best[0] > 0 else None
+
+    def token_value(self, seen: Seen, location: int) -> float:
+        """What a token at ``location`` gains: the routes of other owners there
+        become usable, so the tickets the plan gave up that it then joins
+        within the budget swing from lost to won (twice their points), less
+        the spaces the plan grows by."""
+        known: dict[int, float] = seen.memo.setdefault("tokens", {})
+        if location in known:
+            return known[location]
+        g = seen.g
+        lent = [r for r, _ in g.adjacency[location] if seen.owner[r] not in (-1, seen.me)]
+        value = 0.0
+        if lent:
+            before = self.plan(seen)
+            costs = list(self.costs(seen))
+            for route in lent:
+                costs[route] = 0.0
+            joined = seen.joined
+            seen.joined = joined | frozenset(lent)
+            try:
+                after = make_plan(seen, seen.open_tickets(), costs, self.budget(seen))
+            finally:
+                seen.joined = joined
+            won = [t for t in after.paths if t not in before.paths]
+            value = 2.0 * sum(g.ticket_points[t] for t in won)
+            value -= self.space_cost * max(after.spaces - before.spaces, 0)
+        known[location] = value
+        return value
 
     def free_target(self, seen: Seen) -> int | None:
         """The route worth collecting cards for when no ticket needs any: the most
@@ -707,12 +873,12 @@ class HeuristicAgent:
         """What a route is worth claimed for its own sake."""
         return float(seen.g.points[route])
 
-    def free_claim(self, seen: Seen, claims: Sequence[ClaimRoute]) -> ClaimRoute | None:
+    def free_claim(self, seen: Seen, claims: Sequence[Action]) -> Action | None:
         """A claim with no ticket to serve: the free target when it can be paid and
         costs nothing beyond itself, or (near the end) the best claim there is."""
         target = self.free_target(seen)
         partner = seen.g.partner[target] if target is not None else -1
-        options = [a for a in claims if a.route in (target, partner)]
+        options = [a for a in claims if seen.route(a) in (target, partner)]
         action = self.payment(seen, options)
         if action is not None and self.learn(seen, action):
             return action
@@ -833,22 +999,26 @@ class LongRouteAgent(HeuristicAgent):
         if seen.end_near:
             return super().turn(seen, legal)
         g = seen.g
-        claims = [a for a in legal if isinstance(a, ClaimRoute)]
+        claims = seen.claims(legal)
         least = self.long_enough(seen)
-        long_routes = {a.route for a in claims if g.length[a.route] >= least}
+        long_routes = {r for r in map(seen.route, claims) if g.length[r] >= least}
         for route in sorted(
             long_routes, key=lambda r: (-g.length[r], not self._planned(seen, r), r)
         ):
-            action = self.payment(seen, [a for a in claims if a.route == route])
+            action = self.payment(seen, [a for a in claims if seen.route(a) == route])
             if action is not None and self.learn(seen, action):
                 return action
         plan = self.plan(seen)
-        needed = [a.route for a in claims if plan.has(g, a.route)]
+        needed = [r for r in map(seen.route, claims) if plan.has(g, r)]
         finishing = [r for r in needed if self._finishes(seen, plan, r)]
         if finishing or (needed and sum(seen.hand) >= self.hand_limit(seen)):
             claim = self.plan_claim(seen, claims, only=finishing or needed)
             if claim is not None:
                 return claim
+        if seen.advised:
+            token = self.token(seen, legal)
+            if token is not None:
+                return token
         plan = self.plan(seen)
         if not plan.routes and self.wants_tickets(seen, plan):
             draw = next((a for a in legal if isinstance(a, DrawTickets)), None)
@@ -886,11 +1056,11 @@ class OneStepAgent(HeuristicAgent):
     def turn(self, seen: Seen, legal: Sequence[Action]) -> Action | None:
         """The claim of best immediate gain when its tickets need the route or it
         gains at least :attr:`least_gain`; else as the shared planner."""
-        claims = [a for a in legal if isinstance(a, ClaimRoute)]
+        claims = seen.claims(legal)
         action = self.best_claim(seen, claims, count=3)
         if action is not None:
             plan = self.plan(seen)
-            wanted = plan.has(seen.g, action.route)
+            wanted = plan.has(seen.g, seen.route(action))
             value = self.claim_gain(seen, action)
             if seen.side(action) >= -LOSS and (wanted or value >= self.least_gain or seen.end_near):
                 return action

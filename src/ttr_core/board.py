@@ -78,6 +78,10 @@ def _frozen_points(value: Mapping[int, int]) -> Mapping[int, int]:
     return FrozenMap(value)
 
 
+def _frozen_titles(value: Mapping[str, str]) -> Mapping[str, str]:
+    return FrozenMap(value)
+
+
 def name_key(name: str) -> str:
     """The form in which location names are compared when a user names one.
 
@@ -227,6 +231,10 @@ class Board:
     #: The printed board's width divided by its height (``[map] aspect``), if
     #: given: the frame of the locations' ``pos``, for drawing the board.
     aspect: float | None = None
+    #: The map's own titles for variants' score lines (``[rules.titles]``), by
+    #: the key the variant reads them with (``GameRules.title``): names only,
+    #: so left out of the map's fingerprint.
+    titles: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_titles)
     #: Card names by index: the colours, then ``"wild"``.
     card_names: tuple[str, ...] = attrs.field(init=False)
     _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)

@@ -156,14 +156,20 @@ def _replay(argv: Sequence[str]) -> int:
     variants = ", ".join(record.variants) or "none"
     print(f"{first.board.name}: {record.players} players, seed {record.seed}, variants: {variants}")
     _print_options(first.rules.options)
+    # Whether the last turn has ended: a variant's decision then comes between
+    # turns; else it belongs to the turn in progress (a claim that asks more).
+    ended = True
     for before, action, after in zip(states, record.actions, states[1:], strict=False):
         kind = before.pending.kind if before.pending is not None else ""
         if kind == "start_tickets":
             when = "start"
-        elif kind in ("turn", "second_card", "keep_tickets"):
+        elif kind in _TURN_KINDS or not ended:
             when = f"turn {before.turn + 1}"
-        else:  # a variant's decision between turns
-            when = f"after {before.turn}"
+        elif before.turn == 0:
+            when = "before turn 1"
+        else:
+            when = f"between turns {before.turn} and {before.turn + 1}"
+        ended = after.turn > before.turn or (ended and kind not in _TURN_KINDS)
         print(f"{when:>9} · {describe_after(before, action, after, args.seat)}")
         for line in other_claims(before, after):
             print(f"{'':>9}   {line}")
@@ -179,6 +185,9 @@ def _replay(argv: Sequence[str]) -> int:
     _print_scores(final, final_scores(final))
     return 0
 
+
+#: The pending kinds of a regular turn (anything else is a variant's decision or the start).
+_TURN_KINDS = ("turn", "second_card", "keep_tickets")
 
 #: How ``ttr replay`` tells a game ended early (``end_game``).
 _EARLY_ENDINGS = {

@@ -24,11 +24,23 @@ import attrs
 
 from .actions import Action
 from .errors import ArgumentError, OptionError, PluginError, TtrError, show
-from .hookspecs import LOCATION, OPTION_TYPES, ROUTE, MapField, NonSeatOwner, VariantOption
+from .hookspecs import (
+    LOCATION,
+    OPTION_TYPES,
+    ROUTE,
+    BuildsToken,
+    ClaimsRoute,
+    ClosesRoute,
+    MapField,
+    NonSeatOwner,
+    Token,
+    VariantOption,
+)
 from .scoring import ScoreLine
 from .state import GameState, Hand, Pending, PlayerState
 
 if TYPE_CHECKING:
+    from .board import Board
     from .plugin_manager import HookImpl
 
 #: Environment variable that switches strict mode on for the whole process.
@@ -462,6 +474,47 @@ def view(impl: HookImpl, result: object, owner: Mapping[str, str]) -> Mapping[st
     return result
 
 
+def ticket_connections(impl: HookImpl, result: object, routes: int) -> list[int]:
+    """``ttr_ticket_connections``: ``None`` or any iterable of route ids of the
+    board, read at once and at most one item per route (bounded)."""
+    if result is None:
+        return []
+    if isinstance(result, (str, bytes, bytearray, Mapping)) or not isinstance(result, Iterable):
+        _bad(impl, f"must return an iterable of route ids or None, not {_kind(result)}")
+    found = _read(impl, result, routes)
+    if len(found) > routes:
+        _bad(impl, f"returned more than {routes} route ids (the board has {routes} routes)")
+    for route in found:
+        if type(route) is not int or not 0 <= route < routes:
+            _bad(impl, f"returned {_kind(route)}: a route id is a whole number 0 to {routes - 1}")
+    return found
+
+
+def action_purpose(
+    impl: HookImpl, result: object, routes: int, locations: int
+) -> ClaimsRoute | BuildsToken | ClosesRoute:
+    """``ttr_agent_action_purpose``: a purpose naming a route or location id of the
+    board, with finite costs and a whole number of wilds from 0."""
+    if isinstance(result, ClaimsRoute | ClosesRoute):
+        if type(result.route) is not int or not 0 <= result.route < routes:
+            _bad(impl, f"named route {_kind(result.route)}: a route id is 0 to {routes - 1}")
+    elif isinstance(result, BuildsToken):
+        where = result.location
+        if type(where) is not int or not 0 <= where < locations:
+            _bad(impl, f"named location {_kind(where)}: a location id is 0 to {locations - 1}")
+    else:
+        wanted = "ClaimsRoute, BuildsToken, ClosesRoute or None"
+        _bad(impl, f"must return {wanted}, not {_kind(result)}")
+    for name in ("extra_cost", "cost"):
+        cost = getattr(result, name, 0.0)
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
+            _bad(impl, f"returned {name} {_kind(cost)}: costs are finite numbers")
+    wilds = getattr(result, "wilds", 0)
+    if type(wilds) is not int or wilds < 0:
+        _bad(impl, f"returned wilds {_kind(wilds)}: a count of wild cards is a whole number from 0")
+    return result
+
+
 def route_costs(impl: HookImpl, result: object, routes: int) -> list[float]:
     """``ttr_agent_route_costs``: one finite number per route of the board."""
     costs = _sequence(impl, result, f"{routes} numbers, one per route")
@@ -471,6 +524,37 @@ def route_costs(impl: HookImpl, result: object, routes: int) -> list[float]:
         if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
             _bad(impl, f"returned {_kind(cost)} for route {route}: costs are finite numbers")
     return [float(cost) for cost in costs]
+
+
+def description(impl: HookImpl, result: object) -> str | None:
+    """``ttr_describe_action``: ``None`` or one line of words."""
+    if result is None:
+        return None
+    if type(result) is not str or not result.strip() or "\n" in result or len(result) > 1000:
+        _bad(impl, f"must return one line of words (a str) or None, not {_kind(result)}")
+    return result
+
+
+def tokens(impl: HookImpl, result: object, board: Board, players: int) -> list[Token]:
+    """``ttr_tokens``: any iterable of :class:`Token` at the board's locations,
+    owned by a seat or nobody, with a short kind."""
+    if isinstance(result, (str, bytes, bytearray)) or not isinstance(result, Iterable):
+        _bad(impl, f"must return an iterable of Token objects or None, not {_kind(result)}")
+    limit = 4 * len(board.locations) + 100
+    found = _read(impl, result, limit)
+    if len(found) > limit:
+        _bad(impl, f"returned more than {limit} tokens")
+    for token in found:
+        if not isinstance(token, Token):
+            _bad(impl, f"must return Token objects, not {_kind(token)}")
+        location, owner, kind = token.location, token.owner, token.kind
+        if type(location) is not int or not 0 <= location < len(board.locations):
+            _bad(impl, f"returned a token at {_kind(location)}: not a location id of the map")
+        if owner is not None and (type(owner) is not int or not 0 <= owner < players):
+            _bad(impl, f"returned a token owned by {_kind(owner)}: not None or a seat")
+        if type(kind) is not str or not kind.strip() or len(kind) > 40 or not kind.isprintable():
+            _bad(impl, f"returned a token of kind {_kind(kind)}: a short word is wanted")
+    return found
 
 
 def non_seat_owners(

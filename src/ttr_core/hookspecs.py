@@ -155,6 +155,62 @@ class ActionTemplate:
     fields: Mapping[str, Sequence[Any]] = attrs.field(factory=dict)
 
 
+@attrs.frozen
+class Token:
+    """A variant's piece on a location (a station), declared through
+    :func:`ttr_tokens` and drawn by :func:`ttr_core.render.svg`.
+
+    ``location`` is a location id; ``owner`` the seat it belongs to (drawn in
+    the seat's colour) or ``None`` (drawn grey); ``kind`` a short word people
+    read in the picture's legend (``"station"``).
+    """
+
+    location: int
+    owner: int | None
+    kind: str
+
+
+@attrs.frozen
+class ClaimsRoute:
+    """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
+    it claims route ``route`` for the seat taking it, like the core's
+    :class:`ttr_core.ClaimRoute`, spending ``wilds`` wild cards and costing
+    ``extra_cost`` points more on average than a plain claim (a tunnel's
+    expected surcharge in points, the risk of giving up; negative for a gain).
+    """
+
+    route: int
+    extra_cost: float = 0.0
+    wilds: int = 0
+
+
+@attrs.frozen
+class BuildsToken:
+    """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
+    it places a token of the seat taking it on location id ``location`` (a
+    station), costing ``cost`` points (cards spent, a bonus forgone). Bots value
+    it by the tickets it helps join: from then on they count the routes of
+    other owners at ``location`` as usable for their tickets."""
+
+    location: int
+    cost: float = 0.0
+
+
+@attrs.frozen
+class ClosesRoute:
+    """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
+    it gives route ``route`` to an owner that is not the seat taking it (the
+    neutral player's route chosen by the marker holder), closing it to the
+    seats. Bots close a route they do not need, or the one of a pair they
+    could pay least."""
+
+    route: int
+
+
+#: What :func:`ttr_agent_action_purpose` may tell of an action.
+ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute
+
+
 # ---------------------------------------------------------------------------
 # Map data
 # ---------------------------------------------------------------------------
@@ -482,6 +538,23 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]] | None:
 
 
 @hookspec
+def ttr_ticket_connections(state: GameState, seat: int) -> Iterable[int] | None:
+    """Collecting: routes ``seat`` may use to join its tickets' ends besides its own.
+
+    The core's one ticket check (``ttr_core.scoring.completed_tickets``, and so
+    score sheets, their completed/failed counts, the core's tie-break,
+    ``ttr simulate`` and the SVG panel) joins a ticket's ends through the
+    seat's own routes and the routes every variant names here (a station
+    lets its owner use one route of another player into its city). Return
+    route ids of the board (any iterable, at most one per route), or
+    ``None``. The result for ``seat`` must follow from what ``seat``'s view
+    shows (``ttr_player_view``, rebuilt by ``ttr_determinize``): the bots
+    compute it on a state dealt from their view.
+    """
+    raise NotImplementedError
+
+
+@hookspec
 def ttr_tie_break(
     state: GameState, sheets: Sequence[ScoreSheet], tied: Sequence[int]
 ) -> Sequence[int] | None:
@@ -536,6 +609,53 @@ def ttr_player_view(state: GameState, player: int) -> Mapping[str, Any] | None:
     Variant state is hidden from player views unless a plugin shows it here.
     Return a mapping of keys (prefixed with the variant name) to values safe
     for that player to see, or ``None``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_describe_action(
+    state: GameState, action: Action, after: GameState, full: bool
+) -> str | None:
+    """The plugin's own ``action`` in words, for :func:`ttr_core.describe` and ``ttr replay``.
+
+    ``state`` is the state before the action and ``after`` the state after
+    it. Return what the acting seat did, as a predicate that follows "Seat
+    1" ("chose the route Amsterdam–Utrecht for the neutral player"), or
+    ``None`` for an action that is not the plugin's. When ``full`` is false
+    the sentence is for another seat: say only what that seat's view shows.
+    The first variant (in game order) to answer is used; an action no
+    variant names is shown by its class (and, when ``full``, its fields).
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_tokens(game: GameState | PlayerView) -> Sequence[Token] | None:
+    """The plugin's tokens on the board (stations), for pictures.
+
+    ``game`` is a state, or a seat's view (read the plugin's public keys in
+    ``view.variants`` then). Tokens are public: return the same ones from a
+    state and from any seat's view of it, or ``None`` for none. Drawn by
+    :func:`ttr_core.render.svg` at their locations in their owner's colour,
+    one legend entry per kind.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_agent_action_purpose(view: PlayerView, action: Action) -> ActionPurpose | None:
+    """First-result: advice for bots, never called by the engine.
+
+    What ``action``, one of the variant's own legal actions for the seat of
+    ``view``, is for, in the terms the heuristic agents of
+    :mod:`ttr_core.agents` reason with: :class:`ClaimsRoute` (a tunnel
+    attempt), :class:`BuildsToken` (a station) or :class:`ClosesRoute` (a
+    route given to the neutral player); ``None`` when the plugin does not
+    know the action or it is none of these (the bots then fall back to a
+    legal action of their choice). Called only for actions that are not the
+    core's, and only in games where a variant implements it. Use only what
+    ``view`` shows.
     """
     raise NotImplementedError
 

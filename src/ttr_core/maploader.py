@@ -139,6 +139,7 @@ _RULES_KEYS = {
     "start_scores",
     "tickets",
     "route_points",
+    "titles",
 }
 _TICKET_RULE_KEYS = {"start_dealt", "start_keep", "draw", "draw_keep", "returned", "deck"}
 _COMPONENT_KEYS = {"locations", "routes", "double_pairs", "spaces", "tickets", "cards"}
@@ -745,6 +746,8 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
             "deck",
         )
     provenance = _parse_provenance(check, data.get("provenance"))
+    rules_table = data.get("rules")
+    titles = _parse_titles(check, rules_table) if isinstance(rules_table, Mapping) else {}
 
     problems = check.problems()
     if problems:
@@ -763,6 +766,7 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
         wild_name=wild_name,
         provenance=provenance,
         aspect=aspect,
+        titles=titles,
     )
     variant_problems = validate_variant_fields(board)
     if variant_problems:
@@ -1133,6 +1137,36 @@ def _parse_rules(
         default_variants=default_variants,
         ticket_deck_size=deck_size,
     )
+
+
+def _parse_titles(check: _Checker, rules: Mapping[str, Any]) -> dict[str, str]:
+    """``[rules.titles]``: a title for a variant's score lines, by the key the
+    variant reads it with (``longest_route = "European Express"``)."""
+    if "titles" not in rules:
+        return {}
+    at: Where = ("rules", "titles")
+    table = check.table(rules, "titles", "[rules]", ("rules",))
+    if len(table) > MAX_FIELDS:
+        check.add("[rules.titles]", f"{len(table)} titles: a map may give at most {MAX_FIELDS}", at)
+        return {}
+    titles: dict[str, str] = {}
+    for key in table:
+        if not _TITLE_KEY.fullmatch(key):
+            check.add(
+                "[rules.titles]",
+                f"key {_show(key)} must be a variant name or key (letters, digits, '_', '.')",
+                at,
+                key,
+            )
+            continue
+        title = check.string(table, key, "[rules.titles]", at)
+        if title:
+            titles[key] = title
+    return titles
+
+
+#: A key of ``[rules.titles]``: a variant name, maybe with a dotted suffix.
+_TITLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z0-9_]{1,64})?")
 
 
 def _entries(

@@ -5,9 +5,11 @@
 named; the acting seat gets the same detail about its own action; any other
 seat gets only what its view shows — how many tickets were drawn or kept,
 never which, and no card drawn from the deck. Claims, face-up cards and
-passes are public. A variant's own action is named by its class, and its
-fields shown only to the acting seat or a replay: the library cannot know
-which of them the other seats may see.
+passes are public. A variant's own action is told in the variant's words
+(hook ``ttr_describe_action``, told whether the reader may know everything);
+one its variant does not name is shown by its class, and its fields only to
+the acting seat or a replay: the library cannot know which of them the
+other seats may see.
 """
 
 from __future__ import annotations
@@ -107,6 +109,10 @@ def predicate(before: GameState, action: Action, after: GameState, *, full: bool
         return f"kept {_count(len(action.tickets), 'ticket')}"
     if isinstance(action, Pass):
         return "passed (no other action was possible)"
+    if before.rules.describe_action:
+        words = before.rules.run_describe_action(before, action, after, full)
+        if words is not None:
+            return words
     kind = type(action).__name__
     if not full:
         return f"played {kind}"

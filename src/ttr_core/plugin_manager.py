@@ -34,6 +34,7 @@ import pluggy
 from . import hookcheck, hookspecs
 from .board import Board, Location, Route, Ticket, derive
 from .errors import (
+    ArgumentError,
     GameConfigError,
     OptionError,
     PluginError,
@@ -42,10 +43,11 @@ from .errors import (
     UnknownVariantError,
     show,
 )
-from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, NonSeatOwner, VariantOption
+from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, NonSeatOwner, Token, VariantOption
 
 if TYPE_CHECKING:
     from .actions import Action
+    from .hookspecs import BuildsToken, ClaimsRoute, ClosesRoute
     from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
     from .views import PlayerView
@@ -537,10 +539,16 @@ class GameRules:
     determinize: Impls = attrs.field(repr=False, default=())
     check_state: Impls = attrs.field(repr=False, default=())
     agent_route_costs: Impls = attrs.field(repr=False, default=())
+    agent_action_purpose: Impls = attrs.field(repr=False, default=())
     #: Run by the checkers (``ttr_core.invariants``), never by ``apply``.
     check_transition: Impls = attrs.field(repr=False, default=())
     #: ``ttr_action_space``: called by :mod:`ttr_core.action_ids` only, once per configuration.
     action_space: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_ticket_connections``: called by the ticket check (``scoring.completed_tickets``).
+    ticket_connections: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_describe_action`` and ``ttr_tokens``: words and pictures, never ``apply``.
+    describe_action: Impls = attrs.field(repr=False, default=())
+    tokens: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -690,6 +698,15 @@ class GameRules:
             hookcheck.score_lines(impl, impl(state), state.num_players) for impl in self.score_lines
         ]
 
+    def run_ticket_connections(self, state: GameState, seat: int) -> set[int]:
+        """The routes the variants let ``seat`` use for its tickets besides its own
+        (hook ``ttr_ticket_connections``), merged."""
+        found: set[int] = set()
+        routes = len(self.board.routes)
+        for impl in self.ticket_connections:
+            found.update(hookcheck.ticket_connections(impl, impl(state, seat), routes))
+        return found
+
     def run_tie_break(
         self, state: GameState, sheets: Sequence[ScoreSheet], tied: tuple[int, ...]
     ) -> tuple[int, ...]:
@@ -750,6 +767,53 @@ class GameRules:
                 advice = hookcheck.route_costs(impl, result, len(costs))
                 costs = [a + b for a, b in zip(costs, advice, strict=True)]
         return costs
+
+    def title(self, key: str, default: str) -> str:
+        """The map's title for a variant's score lines (``[rules.titles]``), or ``default``.
+
+        ``key`` is the variant's name (or a dotted key of its own,
+        ``"longest_route.short"``): a map of the European Express gives
+        ``longest_route = "European Express"``. ``ArgumentError`` if ``key``
+        or ``default`` is not a string.
+        """
+        if type(key) is not str or type(default) is not str:
+            raise ArgumentError(
+                f"key and default must be strings, not {show(key)} and {show(default)}"
+            )
+        return self.board.titles.get(key, default)
+
+    def run_describe_action(
+        self, before: GameState, action: Action, after: GameState, full: bool
+    ) -> str | None:
+        """A variant's action in words: the first variant's answer, or ``None``."""
+        for impl in self.describe_action:
+            words = hookcheck.description(impl, impl(before, action, after, full))
+            if words is not None:
+                return words
+        return None
+
+    def run_tokens(self, game: GameState | PlayerView) -> list[Token]:
+        """The variants' tokens on the board, in variant order."""
+        found: list[Token] = []
+        for impl in self.tokens:
+            result = impl(game)
+            if result is not None:
+                found.extend(hookcheck.tokens(impl, result, self.board, self.players))
+        return found
+
+    def run_agent_action_purpose(
+        self, view: PlayerView, action: Action
+    ) -> ClaimsRoute | BuildsToken | ClosesRoute | None:
+        """What ``action`` is for, as the first variant that knows tells bots
+        (``ttr_agent_action_purpose``); ``None`` when none does."""
+        for impl in self.agent_action_purpose:
+            result = impl(view, action)
+            if result is not None:
+                board = self.board
+                return hookcheck.action_purpose(
+                    impl, result, len(board.routes), len(board.locations)
+                )
+        return None
 
     def run_non_seat_owners(self, state: GameState) -> list[NonSeatOwner]:
         """The non-seat owners the variants declare, in variant order."""
@@ -937,6 +1001,10 @@ def _resolve_rules(
         determinize=impls("ttr_determinize"),
         check_state=impls("ttr_check_state"),
         agent_route_costs=impls("ttr_agent_route_costs"),
+        agent_action_purpose=impls("ttr_agent_action_purpose"),
         check_transition=impls("ttr_check_transition"),
         action_space=impls("ttr_action_space"),
+        ticket_connections=impls("ttr_ticket_connections"),
+        describe_action=impls("ttr_describe_action"),
+        tokens=impls("ttr_tokens"),
     )

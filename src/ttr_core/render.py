@@ -4,7 +4,8 @@ The picture shows the locations at their printed positions (``Location.pos``;
 on a circle when the map gives none), every route as a row of car spaces in
 its colour (the two routes of a double pair side by side), claimed routes in
 their owner's colour, the marks of the map's variant fields, and a panel of
-scores under the board. Marks are chosen by the kind of each field, never by
+scores under the board, and the tokens variants put on locations (stations,
+hook ``ttr_tokens``) in their owner's colour. Marks are chosen by the kind of each field, never by
 a variant's name (docs/pictures.md): a true ``bool`` field puts a symbol on
 its location or beside its route, a positive ``int`` field a badge with the
 number.
@@ -27,8 +28,8 @@ import attrs
 
 from .board import GRAY, Board, Route
 from .errors import ArgumentError, show
-from .hookspecs import MapField, NonSeatOwner
-from .plugin_manager import declared_map_fields
+from .hookspecs import MapField, NonSeatOwner, Token
+from .plugin_manager import declared_map_fields, game_rules
 from .scoring import FinalScores, final_scores
 from .state import GameState, Termination
 from .views import PlayerView, non_seat_owners
@@ -46,6 +47,8 @@ SEAT_COLORS = (
     "#e05fb0",  # pink
     "#c49a00",  # mustard
 )
+#: Fill of a token that belongs to no seat (and of the samples in the legend).
+_TOKEN_GRAY = "#9e9e9e"
 #: Colours of route owners that are not seats, in the order the game lists them
 #: (brown first: no card colour of the built-in maps is brown).
 OTHER_COLORS = ("#7a4b27", "#4d4d4d", "#9a8f2e")
@@ -140,6 +143,8 @@ class _Scene:
     viewer: int | None = None
     hand: tuple[tuple[str, int], ...] = ()
     tickets: tuple[int, ...] = ()
+    #: The variants' tokens on locations (public: the same from a state or a view).
+    tokens: tuple[Token, ...] = ()
 
 
 def _scores(
@@ -186,6 +191,7 @@ def _scene(game: object, given: object) -> _Scene:
             current=game.current_player,
             termination=game.termination,
             scores=scores,
+            tokens=tuple(game.rules.run_tokens(game)) if game.rules.tokens else (),
         )
     if isinstance(game, PlayerView):
         scores = _scores(given, len(game.seats), game.is_over, game.termination)
@@ -204,8 +210,16 @@ def _scene(game: object, given: object) -> _Scene:
             viewer=game.viewer,
             hand=tuple((name, count) for name, count in game.hand.items() if count),
             tickets=game.tickets,
+            tokens=_view_tokens(game),
         )
     raise ArgumentError(f"game must be a GameState or a PlayerView, not {type(game).__name__}")
+
+
+def _view_tokens(view: PlayerView) -> tuple[Token, ...]:
+    """The variants' tokens as a seat's view shows them (hook ``ttr_tokens``)."""
+    options = {variant: dict(values) for variant, values in view.options}
+    rules = game_rules(view.board, len(view.seats), view.variant_names, options)
+    return tuple(rules.run_tokens(view)) if rules.tokens else ()
 
 
 def _owners(
@@ -619,6 +633,9 @@ class _Drawing:
             '<g class="locations">',
             *self._locations(),
             "</g>",
+            '<g class="tokens">',
+            *self._tokens(),
+            "</g>",
             *panel.render(board_bottom),
             "</svg>",
             "",
@@ -774,6 +791,47 @@ class _Drawing:
             yield from self._label(box, lines)
             yield "</g>"
 
+    # -- tokens ----------------------------------------------------------------------
+
+    def _token_color(self, owner: int | None) -> str:
+        return _TOKEN_GRAY if owner is None else SEAT_COLORS[owner % len(SEAT_COLORS)]
+
+    def _token_shape(self, x: float, y: float, size: float, color: str) -> str:
+        """A little house (a station): a square under a roof, centred on ``(x, y)``."""
+        h = size
+        corners = [
+            (x - h, y + h),
+            (x + h, y + h),
+            (x + h, y - h * 0.1),
+            (x, y - h),
+            (x - h, y - h * 0.1),
+        ]
+        return (
+            f'<polygon points="{_points(corners)}" fill="{color}" stroke="#111111" '
+            f'stroke-width="{_n(1.1 * self.scale)}" stroke-linejoin="round"/>'
+        )
+
+    def _tokens(self) -> Iterator[str]:
+        """Each token beside its location's dot, below it, side by side when several."""
+        board = self.scene.board
+        size = max(self.dot * 0.75, 4.0)
+        placed: dict[int, int] = {}
+        for token in self.scene.tokens:
+            x, y = self.at[token.location]
+            nth = placed.get(token.location, 0)
+            placed[token.location] = nth + 1
+            tx = x - self.dot * 1.2 + nth * size * 2.3
+            ty = y + self.dot + size * 1.2
+            owner = "nobody" if token.owner is None else f"seat {token.owner}"
+            yield (
+                f'<g class="token token-{_ident(token.kind)}" data-location="{token.location}" '
+                f'data-owner="{"" if token.owner is None else token.owner}">'
+                f"<title>{_esc(token.kind)} of {owner} at "
+                f"{_esc(board.locations[token.location].name)}</title>"
+            )
+            yield self._token_shape(tx, ty, size, self._token_color(token.owner))
+            yield "</g>"
+
     def _label(self, box: Box, lines: Sequence[str]) -> Iterator[str]:
         x = (box[0] + box[2]) / 2
         yield (
@@ -822,6 +880,8 @@ class _Drawing:
             panel.text(f"Your tickets: {tickets}", "tickets")
         for mark in self.marks:
             panel.legend(mark)
+        for kind in dict.fromkeys(token.kind for token in scene.tokens):
+            panel.token(kind)
         return panel
 
 
@@ -856,6 +916,10 @@ class _Panel:
         self.legends.append(mark)
         self.items.append(("legend", (str(len(self.legends) - 1),)))
 
+    def token(self, kind: str) -> None:
+        """A legend line for the tokens of ``kind``."""
+        self.items.append(("token", (kind,)))
+
     def render(self, top: float) -> Iterator[str]:
         x = self.drawing.margin
         yield f'<g class="panel" font-size="{_n(self.font)}" fill="#1d1d1d">'
@@ -868,6 +932,8 @@ class _Panel:
             elif kind == "text":
                 text, ident = data
                 yield f'<text class="{ident}" x="{x}" y="{_n(base)}">{_esc(text)}</text>'
+            elif kind == "token":
+                yield from self._token_legend(x, base, data[0])
             else:
                 yield from self._legend(x, base, self.legends[int(data[0])])
         yield "</g>"
@@ -884,6 +950,17 @@ class _Panel:
         yield (
             f'<text x="{_n(x + side * 2.1)}" y="{_n(base)}"><tspan font-weight="bold">'
             f"{_esc(name)}</tspan>: {_esc(facts)}</text>"
+        )
+        yield "</g>"
+
+    def _token_legend(self, x: float, base: float, kind: str) -> Iterator[str]:
+        size = self.font * 0.5
+        drawing = self.drawing
+        yield f'<g class="legend token-legend token-{_ident(kind)}">'
+        yield drawing._token_shape(x + size * 1.4, base - self.font * 0.35, size, _TOKEN_GRAY)
+        yield (
+            f'<text x="{_n(x + size * 3.5)}" y="{_n(base)}"><tspan font-weight="bold">'
+            f"{_esc(kind)}</tspan> (a token on a location, in its owner's colour)</text>"
         )
         yield "</g>"
 

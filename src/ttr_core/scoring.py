@@ -139,10 +139,18 @@ def connected_pairs(board_locations: int, edges: Iterable[tuple[int, int]]) -> l
 
 def completed_tickets(state: GameState, player: int) -> tuple[bool, ...]:
     """For each of ``player``'s tickets (in order), whether its ends are joined
-    by that player's own routes (engine decision E15)."""
+    by that player's own routes (engine decision E15) and the routes the game's
+    variants let it use besides (hook ``ttr_ticket_connections``, a station).
+
+    The one ticket check: score sheets, their completed/failed counts, the
+    tie-break on completed tickets, ``ttr simulate`` and the SVG panel all
+    count through it."""
     board = state.board
     loc = board.location_id
-    edges = [(loc(board.routes[r].a), loc(board.routes[r].b)) for r in state.players[player].routes]
+    routes: Iterable[int] = state.players[player].routes
+    if state.rules.ticket_connections:
+        routes = set(routes) | state.rules.run_ticket_connections(state, player)
+    edges = [(loc(board.routes[r].a), loc(board.routes[r].b)) for r in routes]
     root = connected_pairs(len(board.locations), edges)
     result = []
     for ticket_id in state.players[player].tickets:
