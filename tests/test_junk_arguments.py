@@ -411,7 +411,8 @@ CALL_NAMES = [
     "DrawTickets", "Pass", "MapField", "VariantOption", "NonSeatOwner", "ActionTemplate",
     "ScoreLine", "ClaimsRoute", "BuildsToken", "ClosesRoute", "Token",
     "GameState.owner", "GameState.is_seat", "GameState.variant", "GameState.with_variant",
-    "GameRules.option", "GameRules.title", "Board.location", "Board.location_id", "Board.card_index",
+    "GameRules.option", "GameRules.title", "Board.location", "Board.location_id",
+    "Board.card_index",
 ]  # fmt: skip
 
 #: Public names that take no junk: values, modules, errors and enums the library builds,

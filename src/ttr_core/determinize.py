@@ -165,6 +165,7 @@ _SHOWN_AS = {
     "deck": "deck_size",
     "discard": "discard_size",
     "ticket_deck": "ticket_deck_size",
+    "boxed_tickets": "boxed_tickets_size",
     "start_offers": "start_offer_sizes",
 }
 #: A seat's fields in a state → in its :class:`SeatView`.
@@ -358,11 +359,14 @@ def _core_state(
         for i, size in enumerate(view.start_offer_sizes)
     )
     ticket_deck = tickets.deal(view.ticket_deck_size, "ticket_deck_size")
+    # The box is face down: any unseen tickets may be in it (a variant's
+    # ttr_determinize may re-deal them by its own rule, e.g. long tickets).
+    boxed = tickets.deal(view.boxed_tickets_size, "boxed_tickets_size")
     if tickets.items:
         raise _Unreal(
             "ticket_deck_size",
             f"the view's tickets do not add up: {len(tickets.items)} tickets the viewer "
-            "cannot see are in no hand, offer or deck",
+            "cannot see are in no hand, offer, deck or box",
         )
 
     owners = [UNCLAIMED] * len(board.routes)
@@ -413,6 +417,7 @@ def _core_state(
         termination=view.termination,
         ply=view.ply,
         forfeit=view.forfeit,
+        boxed_tickets=boxed,
     )
 
 

@@ -32,13 +32,18 @@ from typing import Any
 
 import attrs
 
+from .actions import ClaimRoute
 from .board import Board
 from .engine import (
+    _CORE_KINDS,
     _card_changes,
+    _claim_error,
+    _finish_turn,
     _replace_player,
     _supply,
     check_state,
     claim_for,
+    claim_payment,
     end_turn,
     face_up_card,
     known_minus,
@@ -53,7 +58,11 @@ from .state import GameState, Pending, PendingKind
 
 __all__ = [
     "add_points",
+    "box_tickets",
+    "cancel_claim",
+    "claim_error",
     "claim_route",
+    "complete_claim",
     "discard_cards",
     "draw_cards",
     "draw_tickets",
@@ -61,6 +70,7 @@ __all__ = [
     "give_tickets",
     "offer_tickets",
     "return_tickets",
+    "reveal_cards",
     "set_pending",
     "take_face_up",
 ]
@@ -217,6 +227,88 @@ def claim_route(
 
 
 # ---------------------------------------------------------------------------
+# The claim pipeline
+# ---------------------------------------------------------------------------
+
+
+def _claim(state: GameState, claim: object) -> ClaimRoute:
+    """``claim`` checked to be a ``ClaimRoute`` by a seat of ``state``."""
+    check_state(state)
+    if type(claim) is not ClaimRoute:
+        raise PluginError(f"claim must be a ttr_core.ClaimRoute, not {show(claim)}")
+    _seat(state, claim.player)
+    if (
+        type(claim.route) is not int
+        or type(claim.wilds) is not int
+        or (claim.color is not None and type(claim.color) is not str)
+    ):
+        raise PluginError(f"claim {show(claim)} has a field of the wrong type")
+    return claim
+
+
+def claim_error(state: GameState, claim: ClaimRoute) -> IllegalAction | None:
+    """Why the core refuses ``claim`` in ``state``, or ``None`` if it allows it.
+
+    The core's own checks of a ``ClaimRoute``, whoever's decision is
+    pending: the route exists and is free, the double-route rules, the
+    seat's cars, and a payment that pays the route from the seat's hand.
+    Returned, not raised (raise it to refuse). Raises :class:`PluginError`
+    for a ``claim`` that is no ``ClaimRoute`` of a seat with fields of the
+    right types.
+    """
+    return _claim_error(state, _claim(state, claim))
+
+
+def _waiting_for(state: GameState, claim: ClaimRoute) -> None:
+    pending = state.pending
+    if pending is None:
+        raise IllegalAction(Reason.GAME_OVER, "the game is over: no claim can be finished")
+    if pending.player != claim.player or pending.kind in _CORE_KINDS:
+        raise PluginError(
+            f"a claim of seat {claim.player} is finished during a variant decision of that "
+            f"seat (see ttr_before_claim), not during {pending!r}"
+        )
+
+
+def complete_claim(
+    state: GameState, claim: ClaimRoute, extra_paid: Mapping[str, int] | None = None
+) -> GameState:
+    """Carry out a ``claim`` that waited (``ttr_before_claim``), and end the turn.
+
+    The core's bookkeeping of a claim, exactly as ``apply`` does it: the
+    claim's payment and ``extra_paid`` (``{card name: count}``) go from the
+    hand to the discard pile, the route's owner is recorded, its cars placed,
+    its points scored, the display refilled (E3/E4), ``ttr_after_claim``
+    runs, then the turn ends. ``state`` must wait for a variant decision of
+    the claiming seat. Raises :class:`IllegalAction` if the core's checks
+    (:func:`claim_error`) now refuse the claim or the hand lacks the cards.
+    """
+    claim = _claim(state, claim)
+    _waiting_for(state, claim)
+    error = _claim_error(state, claim)
+    if error is not None:
+        raise error
+    paid = _card_counts(state.board, extra_paid or {})
+    for card, n in claim_payment(state, claim):
+        paid[card] += n
+    _check_held(state, claim.player, paid)
+    pairs = [(card, n) for card, n in enumerate(paid) if n]
+    return _finish_turn(claim_for(state, claim.player, claim.route, pairs), {}, passed=False)
+
+
+def cancel_claim(state: GameState, claim: ClaimRoute) -> GameState:
+    """Give up a ``claim`` that waited (``ttr_before_claim``): the turn ends.
+
+    Nothing is claimed or paid: the seat keeps its cards and cars, the route
+    stays free. ``state`` must wait for a variant decision of the claiming
+    seat; a variant that takes something for giving up does so first.
+    """
+    claim = _claim(state, claim)
+    _waiting_for(state, claim)
+    return _finish_turn(state, {}, passed=False)
+
+
+# ---------------------------------------------------------------------------
 # Destination tickets
 # ---------------------------------------------------------------------------
 
@@ -346,3 +438,71 @@ def set_pending(state: GameState, kind: str, seat: int, *, data: Any = None) -> 
     if state.pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over: no decision can be pending")
     return _decided(attrs.evolve(state, pending=Pending(kind, seat, data=data)))
+
+
+# ---------------------------------------------------------------------------
+# Reveals and the box (issue 20: tunnels, long tickets)
+# ---------------------------------------------------------------------------
+
+
+def reveal_cards(
+    state: GameState, count: int, *, to: str = "discard"
+) -> tuple[GameState, tuple[str, ...]]:
+    """Turn up the top ``count`` cards of the deck for everyone to see:
+    ``(new state, card names in the order turned up)``.
+
+    The deck is refilled from the shuffled discard pile when it runs out, as
+    for a draw; fewer cards are revealed when deck and discard pile run out
+    together. ``to="discard"`` (a tunnel's reveal) lays them on the discard
+    pile once all are turned up, then fills any face-up slot left empty
+    (E4); ``to="deck"`` puts them back on top of the deck in the same order.
+    No hand changes, so no seat's known cards do. The cards are public: a
+    variant that needs them later keeps them in its own state.
+    """
+    check_state(state)
+    count = _count("count", count)
+    if to not in ("discard", "deck"):
+        raise PluginError(f"to must be 'discard' or 'deck', not {show(to)}")
+    supply = _supply(state)
+    shown: list[int] = []
+    for _ in range(count):
+        card = supply.draw()
+        if card is None:
+            break
+        shown.append(card)
+    if to == "deck":
+        supply.deck = (*shown, *supply.deck)
+    else:
+        for card in shown:
+            supply.discard[card] += 1
+        supply.fill_empty(state.board)
+    names = state.board.card_names
+    return attrs.evolve(state, **supply.state_fields()), tuple(names[c] for c in shown)
+
+
+def box_tickets(state: GameState, tickets: Iterable[int]) -> GameState:
+    """Put ``tickets`` out of the game, face down (``GameState.boxed_tickets``):
+    no view shows them (only their number), no draw deals them again, and
+    ``determinize`` deals unseen tickets into the box as it does into the deck.
+
+    Each ticket must be on the ticket deck or the ticket discard pile (e.g.
+    tickets just returned from a choice: box the unkept ones after the
+    ``KeepTickets``), or drawn and in no one's hands (:func:`draw_tickets`).
+    ``PluginError`` for a ticket anywhere else (held, on offer), twice, or not
+    of the map.
+    """
+    check_state(state)
+    if isinstance(tickets, str | bytes) or not isinstance(tickets, Iterable):
+        raise PluginError(f"tickets must be an iterable of ticket ids, not {show(tickets)}")
+    ids = tuple(tickets)
+    if len(set(ids)) != len(ids):
+        raise PluginError(f"tickets {list(ids)} name a ticket twice")
+    piles = {*state.ticket_deck, *state.ticket_discard}
+    _drawn_ticket_ids(state, [t for t in ids if t not in piles])  # the rest: drawn, loose
+    chosen = set(ids)
+    return attrs.evolve(
+        state,
+        ticket_deck=tuple(t for t in state.ticket_deck if t not in chosen),
+        ticket_discard=tuple(t for t in state.ticket_discard if t not in chosen),
+        boxed_tickets=state.boxed_tickets + ids,
+    )

@@ -529,9 +529,31 @@ def new_game(
         start_offers=tuple(offers[1:]),
         shuffles=supply.shuffles,
     )
+    if rules.deal_tickets:
+        state = _hook_deal(state)
     if rules.setup:
         state = rules.run_setup(state)
     return state
+
+
+def _hook_deal(state: GameState) -> GameState:
+    """The starting deal redone seat by seat through ``ttr_deal_tickets``, from the
+    same shuffled tickets (a seat the hook leaves to the core gets the top ones)."""
+    assert state.pending is not None
+    count = state.board.rules.start_tickets_dealt
+    pool = [*state.pending.offered, *(t for o in state.start_offers for t in o)]
+    deck = (*pool, *state.ticket_deck)
+    offers = []
+    for seat in range(state.num_players):
+        asked = replace_state(state, ticket_deck=deck)
+        chosen = state.rules.run_deal_tickets(asked, seat, count, True)
+        if chosen is None:
+            chosen = deck[:count]
+        taken = set(chosen)
+        deck = tuple(t for t in deck if t not in taken)
+        offers.append(chosen)
+    pending = Pending(_START, 0, offers[0], state.pending.min_keep)
+    return replace_state(state, ticket_deck=deck, pending=pending, start_offers=tuple(offers[1:]))
 
 
 # ---------------------------------------------------------------------------
@@ -1209,18 +1231,36 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
     error = _claim_error(state, action)
     if error is not None:
         raise error
+    rules = state.rules
+    if rules.before_claim:
+        # The claim pipeline: a variant may make the claim wait for a decision
+        # of the claiming seat (docs/hooks.md); it completes or cancels it later.
+        waiting = rules.run_before_claim(state, action)
+        if waiting is not None:
+            return waiting
     board = state.board
+    # claim_payment, inlined (the claim's hot path)
     paid: tuple[tuple[int, int], ...] = ((board.wild, action.wilds),)
     if action.color is not None:
         length = board.routes[action.route].length
         paid = ((board.colors.index(action.color), length - action.wilds), *paid)
     changes = _claim_changes(state, action.player, action.route, paid)
-    if state.rules.after_claim:
-        claimed = state.rules.run_after_claim(
+    if rules.after_claim:
+        claimed = rules.run_after_claim(
             replace_state(state, **changes), action.player, action.route
         )
         return _finish_turn(claimed, {}, passed=False)
     return _finish_turn(state, changes, passed=False)
+
+
+def claim_payment(state: GameState, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
+    """The ``(card index, count)`` pairs a checked ``action`` pays: wilds, and the colour."""
+    board = state.board
+    paid: tuple[tuple[int, int], ...] = ((board.wild, action.wilds),)
+    if action.color is not None:
+        length = board.routes[action.route].length
+        paid = ((board.colors.index(action.color), length - action.wilds), *paid)
+    return paid
 
 
 def claim_for(
@@ -1294,11 +1334,15 @@ def _claim_changes(
     return changes
 
 
-def ticket_draw(state: GameState, count: int) -> tuple[dict[str, Any], tuple[int, ...]]:
+def ticket_draw(
+    state: GameState, count: int, seat: int | None = None
+) -> tuple[dict[str, Any], tuple[int, ...]]:
     """Up to ``count`` tickets from the top of the ticket deck, as ``(changes, ids)``.
 
     An empty ticket deck is first refilled from the shuffled ticket discard
-    pile. ``changes`` are the ticket-deck fields of the new state.
+    pile. ``changes`` are the ticket-deck fields of the new state. With a
+    ``seat`` (a ``DrawTickets``), the variants' ``ttr_deal_tickets`` may
+    choose the tickets instead of the top of the deck.
     """
     deck = state.ticket_deck
     discard = state.ticket_discard
@@ -1307,6 +1351,13 @@ def ticket_draw(state: GameState, count: int) -> tuple[dict[str, Any], tuple[int
         pile = list(discard)
         _rng(state.seed, shuffles).shuffle(pile)
         deck, discard, shuffles = tuple(pile), (), shuffles + 1
+    if seat is not None and state.rules.deal_tickets:
+        asked = replace_state(state, ticket_deck=deck, ticket_discard=discard, shuffles=shuffles)
+        chosen = state.rules.run_deal_tickets(asked, seat, count, False)
+        if chosen is not None:
+            taken = set(chosen)
+            rest = tuple(t for t in deck if t not in taken)
+            return {"ticket_deck": rest, "ticket_discard": discard, "shuffles": shuffles}, chosen
     drawn = deck[:count]
     changes = {"ticket_deck": deck[count:], "ticket_discard": discard, "shuffles": shuffles}
     return changes, drawn
@@ -1324,7 +1375,7 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
     if state.pending.kind != _TURN:
         raise _wrong_phase(state, action)
     rules = state.board.rules
-    changes, offered = ticket_draw(state, rules.draw_tickets)
+    changes, offered = ticket_draw(state, rules.draw_tickets, action.player)
     if not offered:
         raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
     keep = min(rules.draw_tickets_keep, len(offered))

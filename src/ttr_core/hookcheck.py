@@ -37,7 +37,7 @@ from .hookspecs import (
     VariantOption,
 )
 from .scoring import ScoreLine
-from .state import GameState, Hand, Pending, PlayerState
+from .state import GameState, Hand, Pending, PendingKind, PlayerState
 
 if TYPE_CHECKING:
     from .board import Board
@@ -283,6 +283,24 @@ def state_result(impl: HookImpl, before: GameState, result: object, *, full: boo
     return result
 
 
+def claim_waits(impl: HookImpl, before: GameState, claim: Action, result: object) -> GameState:
+    """A ``ttr_before_claim`` answer: a consistent state that waits for a decision
+    of the claiming seat, of the variant's own kind, with the claim not made."""
+    if not isinstance(result, GameState):
+        _bad(impl, f"must return a GameState or None, not {_kind(result)}")
+    check_state(impl, before, result)  # a claim that waits is rare: always checked in full
+    pending = result.pending
+    if pending is None or pending.player != claim.player or pending.kind in frozenset(PendingKind):
+        _bad(
+            impl,
+            "returned a state that does not wait for a variant decision of the claiming "
+            f"seat {claim.player} (waits for {pending!r})",
+        )
+    if result.owners != before.owners:
+        _bad(impl, "claimed a route before the claim was decided (use effects.complete_claim)")
+    return result
+
+
 def check_state(impl: HookImpl, before: GameState, after: GameState) -> None:
     """Everything a hook may not break: board, rules, seats, variant state, card count."""
     if after.board is not before.board or after.rules != before.rules:
@@ -348,11 +366,19 @@ def check_state(impl: HookImpl, before: GameState, after: GameState) -> None:
 
 def ticket_places(state: GameState) -> list[int]:
     """Every ticket id where the state holds it: ticket deck and discard pile, each
-    seat's tickets, the tickets on offer and those dealt to seats still to choose."""
+    seat's tickets, the tickets on offer, those dealt to seats still to choose and
+    those boxed (out of the game)."""
     offered = state.pending.offered if state.pending is not None else ()
     waiting = [t for offer in state.start_offers for t in offer]
     held = [t for p in state.players for t in p.tickets]
-    return [*state.ticket_deck, *state.ticket_discard, *held, *offered, *waiting]
+    return [
+        *state.ticket_deck,
+        *state.ticket_discard,
+        *held,
+        *offered,
+        *waiting,
+        *state.boxed_tickets,
+    ]
 
 
 def still_over(impl: HookImpl, state: GameState) -> None:
@@ -490,6 +516,25 @@ def ticket_connections(impl: HookImpl, result: object, routes: int) -> list[int]
     return found
 
 
+def dealt_tickets(
+    impl: HookImpl, result: object, deck: tuple[int, ...], count: int
+) -> tuple[int, ...]:
+    """``ttr_deal_tickets``: exactly ``min(count, len(deck))`` distinct ids of the ticket deck."""
+    if isinstance(result, (str, bytes, bytearray, Mapping)) or not isinstance(result, Iterable):
+        _bad(impl, f"must return a sequence of ticket ids or None, not {_kind(result)}")
+    want = min(count, len(deck))
+    found = _read(impl, result, want)
+    on_deck = set(deck)
+    if len(found) != want:
+        _bad(impl, f"dealt {len(found)} ticket(s) where {want} are dealt")
+    for ticket in found:
+        if type(ticket) is not int or ticket not in on_deck:
+            _bad(impl, f"dealt {_kind(ticket)}, which is not a ticket id on the ticket deck")
+    if len(set(found)) != len(found):
+        _bad(impl, f"dealt a ticket twice ({found})")
+    return tuple(found)
+
+
 def action_purpose(
     impl: HookImpl, result: object, routes: int, locations: int
 ) -> ClaimsRoute | BuildsToken | ClosesRoute:
@@ -596,7 +641,10 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
     name and whose visible core facts (hands, tickets held, cars, routes, scores,
     owners, display, ticket discard pile, turn, end, whose decision of what kind and
     which tickets are on offer) are those of ``before``: the hook sets variant state
-    (and the data of a variant's own pending decision), nothing else."""
+    (and the data of a variant's own pending decision), and may re-deal hidden
+    tickets (which ticket a seat holds, keeping the number, and the ticket deck
+    and box: a variant dealing by a ticket field, one long ticket per seat);
+    ``determinize`` then checks the viewer's view is unchanged."""
     if result is None:
         return before
     if not isinstance(result, GameState):
@@ -613,7 +661,6 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
     changed = [
         name
         for name in (
-            "players",
             "owners",
             "display",
             "ticket_discard",
@@ -625,6 +672,8 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
         )
         if getattr(result, name) != getattr(before, name)
     ]
+    if [_ticket_count(p) for p in result.players] != [_ticket_count(p) for p in before.players]:
+        changed.insert(0, "players")
     a, b = before.pending, result.pending
     if (a is None) != (b is None) or (
         a is not None
@@ -639,6 +688,11 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
             "state and the data of the variant's own pending decision, nothing else",
         )
     return result
+
+
+def _ticket_count(player: PlayerState) -> PlayerState:
+    """``player`` with its tickets as their number only: what other seats see of them."""
+    return attrs.evolve(player, tickets=(len(player.tickets),))
 
 
 def declarations(impl: HookImpl, result: object, what: str) -> dict[str, Any]:

@@ -309,6 +309,24 @@ def ttr_setup(state: GameState) -> GameState | None:
     raise NotImplementedError
 
 
+@hookspec(firstresult=True)
+def ttr_deal_tickets(state: GameState, seat: int, count: int, start: bool) -> Sequence[int] | None:
+    """Choose the tickets dealt to ``seat``: ``count`` ids from ``state.ticket_deck``.
+
+    Asked for each seat's starting deal (``start`` true, in seat order, in
+    ``new_game`` before ``ttr_setup``: ``state.ticket_deck`` then holds the
+    shuffled tickets not yet dealt) and for each ``DrawTickets`` (``start``
+    false, after an empty ticket deck was refilled). Return exactly
+    ``min(count, len(state.ticket_deck))`` distinct ids of the ticket deck
+    (e.g. one ticket whose map field ``long`` is true and three others), in
+    the order offered, or ``None`` for the core's deal (the top of the deck).
+    The others keep their order. First result wins; never asked when no
+    variant of the game implements it. Draws a plugin makes itself
+    (``effects.draw_tickets``) are not asked.
+    """
+    raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
 # Actions
 # ---------------------------------------------------------------------------
@@ -446,6 +464,24 @@ def ttr_view_types(board: Board, players: int) -> Mapping[str, Any] | None:
 # ---------------------------------------------------------------------------
 # Effects
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def ttr_before_claim(state: GameState, action: Action) -> GameState | None:
+    """First result: make a legal claim wait for a decision of the claiming seat.
+
+    Asked by ``apply`` for a ``ClaimRoute`` the core allows (the claim
+    pipeline; never asked when no plugin implements it). Return ``None`` to
+    let the claim go through, or a state (built from ``state`` with effects:
+    cards revealed, ``set_pending``) that waits for a decision of the
+    claiming seat of the variant's own kind, the claim in its data, nothing
+    claimed yet. The variant's actions later finish the claim with
+    ``effects.complete_claim`` or ``effects.cancel_claim``.
+
+    :param action: the claim, a ``ClaimRoute`` that passed the core's checks.
+    :return: the waiting state, or ``None``.
+    """
+    raise NotImplementedError
 
 
 @hookspec

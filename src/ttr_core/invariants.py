@@ -37,7 +37,15 @@ from .errors import ArgumentError, IllegalAction, TtrError, show
 from .plugin_manager import GameRules, installed_plugins
 from .scoring import final_scores, score_sheets
 from .serialize import GameRecord, record_of, replay, to_json
-from .state import UNCLAIMED, GameState, Hand, Pending, PlayerState, cards_outside_hands
+from .state import (
+    UNCLAIMED,
+    GameState,
+    Hand,
+    Pending,
+    PendingKind,
+    PlayerState,
+    cards_outside_hands,
+)
 from .views import non_seat_owners, player_view
 
 __all__ = [
@@ -877,6 +885,17 @@ def _exchange_offer(state: GameState, viewer: int, rng: random.Random) -> GameSt
     return None
 
 
+def _exchange_box(state: GameState, rng: random.Random) -> GameState | None:
+    """Exchange a boxed ticket (face down, out of the game) with one of the ticket deck."""
+    boxed, deck = state.boxed_tickets, state.ticket_deck
+    if not boxed or not deck:
+        return None
+    i, j = rng.randrange(len(boxed)), rng.randrange(len(deck))
+    return attrs.evolve(
+        state, boxed_tickets=_replace(boxed, i, deck[j]), ticket_deck=_replace(deck, j, boxed[i])
+    )
+
+
 def _other(state: GameState, viewer: int, rng: random.Random) -> int:
     return rng.choice([seat for seat in range(state.num_players) if seat != viewer])
 
@@ -889,6 +908,7 @@ _HIDDEN: dict[str, Callable[[GameState, int, random.Random], GameState | None]] 
     "the discard pile against the deck": lambda s, v, r: _exchange_discard_and_deck(s, r),
     "another seat's tickets": lambda s, v, r: exchange_seat_ticket(s, _other(s, v, r), r),
     "another seat's ticket offer": _exchange_offer,
+    "the box against the ticket deck": lambda s, v, r: _exchange_box(s, r),
     "the seed": lambda s, v, r: attrs.evolve(s, seed=r.randrange(2**62)),
 }
 
@@ -1026,10 +1046,21 @@ def claims_are_permanent(before: GameState, action: Action, after: GameState) ->
 
 
 def claim_effect(before: GameState, action: Action, after: GameState) -> Iterator[str]:
-    """A claim gives the seat the route and takes exactly its length in cars."""
+    """A claim gives the seat the route and takes exactly its length in cars; a
+    claim a variant makes wait (``ttr_before_claim``) changes no owner, car or hand."""
     if type(action) is not ClaimRoute:
         return
     route = before.board.routes[action.route]
+    pending = after.pending
+    if (
+        pending is not None
+        and pending.player == action.player
+        and pending.kind not in frozenset(PendingKind)
+        and before.rules.before_claim
+    ):
+        if after.owners != before.owners or after.players != before.players:
+            yield f"{action!r} waits for a decision but changed owners or players already"
+        return
     if after.owners[route.id] != action.player:
         yield f"{action!r} left route {route.id} owned by {after.owners[route.id]}"
     cars = before.players[action.player].cars - after.players[action.player].cars

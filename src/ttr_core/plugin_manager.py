@@ -46,7 +46,7 @@ from .errors import (
 from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, NonSeatOwner, Token, VariantOption
 
 if TYPE_CHECKING:
-    from .actions import Action
+    from .actions import Action, ClaimRoute
     from .hookspecs import BuildsToken, ClaimsRoute, ClosesRoute
     from .scoring import ScoreLine, ScoreSheet
     from .state import GameState
@@ -549,6 +549,10 @@ class GameRules:
     #: ``ttr_describe_action`` and ``ttr_tokens``: words and pictures, never ``apply``.
     describe_action: Impls = attrs.field(repr=False, default=())
     tokens: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_before_claim``: asked by ``apply`` of a legal ``ClaimRoute`` (the claim pipeline).
+    before_claim: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_deal_tickets``: asked by the starting deal and ``DrawTickets`` (``ticket_draw``).
+    deal_tickets: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -604,6 +608,14 @@ class GameRules:
             result = impl(state, player, route)
             state = hookcheck.state_result(impl, state, result, full=full)
         return state
+
+    def run_before_claim(self, state: GameState, action: ClaimRoute) -> GameState | None:
+        """The first ``ttr_before_claim`` answer that makes ``action`` wait, or ``None``."""
+        for impl in self.before_claim:
+            result = impl(state, action)
+            if result is not None:
+                return hookcheck.claim_waits(impl, state, action, result)
+        return None
 
     def run_between_turns(self, state: GameState) -> GameState:
         """Run the ``ttr_between_turns`` chain."""
@@ -688,6 +700,16 @@ class GameRules:
             result = impl(state, action)
             if result is not None:
                 return hookcheck.state_result(impl, state, result, full=hookcheck.STRICT[0])
+        return None
+
+    def run_deal_tickets(
+        self, state: GameState, seat: int, count: int, start: bool
+    ) -> tuple[int, ...] | None:
+        """The first ``ttr_deal_tickets`` answer (checked), or ``None`` for the core's deal."""
+        for impl in self.deal_tickets:
+            result = impl(state, seat, count, start)
+            if result is not None:
+                return hookcheck.dealt_tickets(impl, result, state.ticket_deck, count)
         return None
 
     # -- scoring and views --------------------------------------------------------
@@ -1007,4 +1029,6 @@ def _resolve_rules(
         ticket_connections=impls("ttr_ticket_connections"),
         describe_action=impls("ttr_describe_action"),
         tokens=impls("ttr_tokens"),
+        before_claim=impls("ttr_before_claim"),
+        deal_tickets=impls("ttr_deal_tickets"),
     )

@@ -81,7 +81,7 @@ _NATURAL_FIELDS: dict[type, frozenset[str]] = {
             *("viewer", "current_player", "min_keep", "deck_size", "discard_size"),
             *("ticket_deck_size", "ticket_discard_size", "turn", "passes", "shuffles"),
             *("offer_size", "offer_min_keep", "ply", "forfeit", "tickets", "offered"),
-            *("ticket_discard", "start_offer_sizes"),
+            *("ticket_discard", "start_offer_sizes", "boxed_tickets_size"),
         }
     ),
     SeatView: frozenset({"seat", "hand_size", "tickets_held", "cars", "routes"}),
@@ -123,6 +123,7 @@ _STATE_KEY_SCHEMAS: dict[str, Callable[[_Builder], dict[str, Any]]] = {
     "discard": lambda b: _COUNTS,
     "ticket_deck": lambda b: _INTS,
     "ticket_discard": lambda b: _INTS,
+    "boxed_tickets": lambda b: _INTS,
     "owners": lambda b: _INTS,
     "pending": lambda b: {"anyOf": [{"type": "null"}, b.ref(Pending)]},
     "passes": lambda b: _NATURAL,

@@ -1078,6 +1078,7 @@ def _unstructure_state(state: GameState) -> dict[str, Any]:
         "variant_state": variant_state,
         "ply": state.ply,
         "forfeit": state.forfeit,
+        "boxed_tickets": list(state.boxed_tickets),
     }
 
 
@@ -1117,10 +1118,11 @@ _STATE_KEYS = frozenset(
         "variant_state",
         "ply",
         "forfeit",
+        "boxed_tickets",
     }
 )
-#: Keys a state written before they existed may lack (read as 0 and None).
-_STATE_KEYS_ADDED = frozenset({"ply", "forfeit"})
+#: Keys a state written before they existed may lack (read as 0, None and empty).
+_STATE_KEYS_ADDED = frozenset({"ply", "forfeit", "boxed_tickets"})
 
 
 def _structure_state(value: Any, _: Any) -> GameState:
@@ -1167,6 +1169,9 @@ def _structure_state(value: Any, _: Any) -> GameState:
             _field(value, "forfeit", lambda v: None if v is None else _natural(v))
             if "forfeit" in value
             else None
+        ),
+        "boxed_tickets": (
+            _field(value, "boxed_tickets", lambda v: _ints(v)) if "boxed_tickets" in value else ()
         ),
     }
     state = GameState(**{name: structured[name] for name in _STATE_FIELDS})

@@ -181,6 +181,9 @@ class GameState:
     #: The seat that resigned or ran out of time (``Termination.RESIGNATION``,
     #: ``TIMEOUT``); ``None`` otherwise.
     forfeit: int | None = None
+    #: Tickets out of the game (the box): face down, in no view (only their
+    #: number is public). Variants put tickets there with ``effects.box_tickets``.
+    boxed_tickets: tuple[int, ...] = ()
     _legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False
     )
@@ -309,6 +312,7 @@ def replace_state(
     variant_state: Any = _SAME,
     ply: Any = _SAME,
     forfeit: Any = _SAME,
+    boxed_tickets: Any = _SAME,
 ) -> GameState:
     """A copy of ``state`` with the fields given changed: ``attrs.evolve``, for the hot path."""
     return GameState(
@@ -332,6 +336,7 @@ def replace_state(
         state.variant_state if variant_state is _SAME else variant_state,
         state.ply if ply is _SAME else ply,
         state.forfeit if forfeit is _SAME else forfeit,
+        state.boxed_tickets if boxed_tickets is _SAME else boxed_tickets,
     )
 
 

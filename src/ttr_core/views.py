@@ -109,6 +109,8 @@ class PlayerView:
     ply: int = 0
     #: The seat that resigned or ran out of time (``GameState.forfeit``).
     forfeit: int | None = None
+    #: Tickets out of the game (``GameState.boxed_tickets``): face down, so only their number.
+    boxed_tickets_size: int = 0
 
 
 def player_view(state: GameState, player: int) -> PlayerView:
@@ -166,6 +168,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
         termination=state.termination,
         ply=state.ply,
         forfeit=state.forfeit,
+        boxed_tickets_size=len(state.boxed_tickets),
     )
 
 
