@@ -45,13 +45,7 @@ import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board, derive, evict_oldest
-from .engine import (
-    _action_table,
-    _field_error,
-    check_state,
-    legal_actions,
-    what,
-)
+from .engine import _action_table, _field_error, legal_actions
 from .errors import (
     ArgumentError,
     IllegalAction,
@@ -61,10 +55,11 @@ from .errors import (
     UnsupportedVariantError,
     printable,
     show,
+    what,
 )
 from .hookspecs import ActionTemplate
 from .plugin_manager import GameRules, game_rules, plugins_generation, resolve_variants
-from .state import GameState, PendingKind
+from .state import GameState, PendingKind, check_state
 
 _KEEP_KINDS = (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS)
 _CORE_CLASSES = (Action, DrawBlind, DrawFaceUp, DrawTickets, Pass, ClaimRoute, KeepTickets)

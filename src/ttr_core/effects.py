@@ -41,7 +41,6 @@ from .engine import (
     _finish_turn,
     _replace_player,
     _supply,
-    check_state,
     claim_for,
     claim_payment,
     end_turn,
@@ -54,7 +53,7 @@ from .engine import (
 )
 from .errors import DataError, IllegalAction, PluginError, Reason, show
 from .hookcheck import ticket_places
-from .state import GameState, Pending, PendingKind
+from .state import GameState, Pending, PendingKind, check_state
 
 __all__ = [
     "add_points",

@@ -16,9 +16,9 @@ The rules of the board game have no such ending; servers need one. The rule
 
 from __future__ import annotations
 
-from .engine import check_state, ticket_return, what
-from .errors import ArgumentError, IllegalAction, Reason, show
-from .state import EARLY_ENDINGS, GameState, Termination, replace_state
+from .engine import ticket_return
+from .errors import ArgumentError, IllegalAction, Reason, show, what
+from .state import EARLY_ENDINGS, GameState, Termination, check_state, replace_state
 
 __all__ = ["end_game"]
 

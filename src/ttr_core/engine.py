@@ -29,6 +29,7 @@ from .errors import (
     StaleMoveError,
     printable,
     show,
+    what,
 )
 from .maploader import board_with_tickets, load_map
 from .payment import ANY_COLOR
@@ -41,6 +42,7 @@ from .state import (
     PendingKind,
     PlayerState,
     Termination,
+    check_state,
     replace_player,
     replace_state,
 )
@@ -57,18 +59,6 @@ _SECOND = PendingKind.SECOND_CARD
 _KEEP = PendingKind.KEEP_TICKETS
 _START = PendingKind.START_TICKETS
 _CORE_KINDS = frozenset(PendingKind)
-
-
-def what(value: object) -> str:
-    """What ``value`` is, for a message about an argument of the wrong type."""
-    return f"{type(value).__name__} {show(value)}"
-
-
-def check_state(state: object, name: str = "state") -> GameState:
-    """``state`` if it is a :class:`GameState`, else :class:`ArgumentError`."""
-    if not isinstance(state, GameState):
-        raise ArgumentError(f"{name} must be a ttr_core.GameState, not {what(state)}")
-    return state
 
 
 def _rng(seed: int, shuffles: int) -> random.Random:
@@ -1238,13 +1228,7 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         waiting = rules.run_before_claim(state, action)
         if waiting is not None:
             return waiting
-    board = state.board
-    # claim_payment, inlined (the claim's hot path)
-    paid: tuple[tuple[int, int], ...] = ((board.wild, action.wilds),)
-    if action.color is not None:
-        length = board.routes[action.route].length
-        paid = ((board.colors.index(action.color), length - action.wilds), *paid)
-    changes = _claim_changes(state, action.player, action.route, paid)
+    changes = _claim_changes(state, action.player, action.route, claim_payment(state, action))
     if rules.after_claim:
         claimed = rules.run_after_claim(
             replace_state(state, **changes), action.player, action.route

@@ -230,6 +230,11 @@ def show(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
+def what(value: object) -> str:
+    """What ``value`` is, for a message about an argument of the wrong type."""
+    return f"{type(value).__name__} {show(value)}"
+
+
 def printable(value: object) -> object:
     """``value`` if a message may quote it with ``{value!r}``, else :func:`show`'s text."""
     if type(value) in (str, float, bool, type(None)):

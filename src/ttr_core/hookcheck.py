@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, get_origin
 import attrs
 
 from .actions import Action
-from .errors import ArgumentError, OptionError, PluginError, TtrError, show
+from .errors import ArgumentError, OptionError, PluginError, show
 from .hookspecs import (
     LOCATION,
     OPTION_TYPES,
@@ -190,24 +190,11 @@ def _read(impl: HookImpl, result: Iterable[Any], limit: int) -> list[Any]:
     code only now: what it raises is named as the hook's call would be."""
     try:
         return list(itertools.islice(result, limit + 1))
-    except PluginError as exc:
-        if exc.variant is not None:
+    except Exception as exc:
+        blamed = impl.blame(exc, reading=True)
+        if blamed is exc:
             raise
-        # A library call inside the generator refused what the plugin asked: name it.
-        raise PluginError(
-            f"variant {impl.variant!r}: hook {impl.hook} (while its result was read): {exc}",
-            variant=impl.variant,
-            hook=impl.hook,
-        ) from exc
-    except TtrError:
-        raise
-    except Exception as exc:  # the plugin's own bug, raised lazily
-        raise PluginError(
-            f"variant {impl.variant!r}: hook {impl.hook} raised {type(exc).__name__} "
-            f"while its result was read: {exc}",
-            variant=impl.variant,
-            hook=impl.hook,
-        ) from exc
+        raise blamed from exc
 
 
 def refusal(impl: HookImpl, result: object) -> str | None:

@@ -20,9 +20,9 @@ import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import Board
-from .engine import apply, check_state, what
-from .errors import ArgumentError, IllegalAction, Reason
-from .state import GameState
+from .engine import apply
+from .errors import ArgumentError, IllegalAction, Reason, what
+from .state import GameState, check_state
 from .views import non_seat_owners
 
 

@@ -60,8 +60,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from .action_ids import action_from_id, check_all_numbered, legal_action_mask, rules_space
 from .actions import Action
 from .board import Board
-from .engine import apply, new_game, what
-from .errors import ArgumentError, IllegalAction, Reason, show
+from .engine import apply, new_game
+from .errors import ArgumentError, IllegalAction, Reason, show, what
 from .narrate import other_claims, predicate
 from .observation import observation_encoder
 from .scoring import FinalScores, final_scores

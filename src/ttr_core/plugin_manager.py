@@ -121,23 +121,32 @@ class HookImpl:
             sys.stderr.write(f"ttr hook {self.hook} [{self.variant}]\n")
         try:
             return self._call(*args)
-        except PluginError as exc:
-            if exc.variant is not None:
+        except Exception as exc:
+            blamed = self.blame(exc)
+            if blamed is exc:
                 raise
-            # A library call inside the hook refused what the plugin asked: name it.
-            raise PluginError(
-                f"variant {self.variant!r}: hook {self.hook}: {exc}",
-                variant=self.variant,
-                hook=self.hook,
-            ) from exc
-        except TtrError:
-            raise
-        except Exception as exc:  # a plugin's own bug: name it
-            raise PluginError(
-                f"variant {self.variant!r}: hook {self.hook} raised {type(exc).__name__}: {exc}",
-                variant=self.variant,
-                hook=self.hook,
-            ) from exc
+            raise blamed from exc
+
+    def blame(self, exc: Exception, *, reading: bool = False) -> Exception:
+        """The error to raise for ``exc``, raised by this hook's code while it ran
+        (or, ``reading``, while its lazy result was read): an error that names a
+        variant already, or any other library error, as it is; a library call
+        that refused what the plugin asked, or the plugin's own bug, as a
+        :class:`PluginError` naming this variant and hook."""
+        if isinstance(exc, PluginError):
+            if exc.variant is not None:
+                return exc
+            where = " (while its result was read)" if reading else ""
+            message = f"variant {self.variant!r}: hook {self.hook}{where}: {exc}"
+        elif isinstance(exc, TtrError):
+            return exc
+        else:
+            where = " while its result was read" if reading else ""
+            message = (
+                f"variant {self.variant!r}: hook {self.hook} raised "
+                f"{type(exc).__name__}{where}: {exc}"
+            )
+        return PluginError(message, variant=self.variant, hook=self.hook)
 
 
 @attrs.frozen

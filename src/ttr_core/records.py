@@ -99,12 +99,7 @@ class RecordLines:
     def __init__(self, state: GameState, *, key: bytes | None = None) -> None:
         """Start the record of ``state``'s game (any state of it: the
         configuration and seed are the game's); no action yet."""
-        record = record_of(state, ())
-        header = {"ttr_record": JSONL_VERSION, **to_data(record)}
-        del header["actions"]
-        header.pop("termination", None)
-        header.pop("forfeit", None)
-        self._start(_json_line(header), key)
+        self._start(_header_line(record_of(state, ())), key)
 
     @classmethod
     def resume(cls, text: str | bytes, *, key: bytes | None = None) -> RecordLines:
@@ -163,9 +158,9 @@ class RecordLines:
             raise ArgumentError("end() takes the state of a game ended by end_game()")
         if self._ending is not None:
             raise ArgumentError("the record is ended already")
-        line = _json_line(
-            {"end": {"termination": str(state.termination), "forfeit": state.forfeit}}
-        )
+        return self._end(_ending_line(state.termination, state.forfeit))
+
+    def _end(self, line: str) -> str:
         self._chain.add(line)
         self._ending = line
         return line
@@ -194,21 +189,24 @@ def to_jsonl(record: GameRecord, *, key: bytes | None = None) -> str:
     """``record`` as JSON Lines text, its integrity line included."""
     if not isinstance(record, GameRecord):
         raise ArgumentError(f"to_jsonl() takes a GameRecord, not {type(record).__name__}")
-    header = {"ttr_record": JSONL_VERSION, **to_data(record)}
-    del header["actions"]
-    header.pop("termination", None)
-    header.pop("forfeit", None)
     lines = RecordLines.__new__(RecordLines)
-    lines._start(_json_line(header), key)
+    lines._start(_header_line(record), key)
     for action in record.actions:
         lines.append(action)
     if record.termination is not None:
-        line = _json_line(
-            {"end": {"termination": str(record.termination), "forfeit": record.forfeit}}
-        )
-        lines._chain.add(line)
-        lines._ending = line
+        lines._end(_ending_line(record.termination, record.forfeit))
     return lines.text()
+
+
+def _header_line(record: GameRecord) -> str:
+    """The first line: the record's configuration (its actions and ending are
+    lines of their own)."""
+    data = {"ttr_record": JSONL_VERSION, **to_data(record)}
+    return _json_line({k: v for k, v in data.items() if k not in _HEADER_KEYS_LEFT_OUT})
+
+
+def _ending_line(termination: object, forfeit: int | None) -> str:
+    return _json_line({"end": {"termination": str(termination), "forfeit": forfeit}})
 
 
 def from_jsonl(text: str | bytes, *, key: bytes | None = None) -> GameRecord:

@@ -10,8 +10,8 @@ import attrs
 
 from .errors import ArgumentError, GameNotOverError, show
 from .hookspecs import NonSeatOwner
-from .state import GameState, Termination
-from .views import check_seat_argument, check_state_argument, non_seat_owners
+from .state import GameState, Termination, check_state
+from .views import check_seat_argument, non_seat_owners
 
 
 @attrs.frozen
@@ -166,7 +166,7 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
     tickets and secret values: send a player :func:`player_score_sheets`.
     ``ArgumentError`` if ``state`` is not a :class:`GameState`.
     """
-    board = check_state_argument(state).board
+    board = check_state(state).board
     rules = state.rules
     plugin_lines = rules.run_score_lines(state) if rules.score_lines else []
     sheets = []
@@ -279,7 +279,7 @@ def final_scores(state: GameState) -> FinalScores:
     :func:`score_sheets` for a provisional count. ``ArgumentError`` if
     ``state`` is not a :class:`GameState`.
     """
-    if not check_state_argument(state).is_over:
+    if not check_state(state).is_over:
         raise GameNotOverError(
             "final_scores() needs a finished game; use score_sheets() for a provisional count"
         )

@@ -48,11 +48,19 @@ from .engine import (
     SEED_LIMIT,
     _can_take_second,
     apply,
-    check_state,
     new_game,
+)
+from .errors import (
+    ArgumentError,
+    DataError,
+    IllegalAction,
+    OptionError,
+    PlayerCountError,
+    PluginError,
+    TtrError,
+    show,
     what,
 )
-from .errors import ArgumentError, DataError, IllegalAction, PluginError, TtrError, show
 from .maploader import MAX_DISPLAY, load_map
 from .mapregistry import NOT_AVAILABLE, find_map
 from .plugin_manager import game_rules, installed_plugins, plugins_generation
@@ -67,6 +75,7 @@ from .state import (
     PlayerState,
     Termination,
     cards_outside_hands,
+    check_state,
     replace_state,
 )
 from .views import PlayerView, non_seat_owners
@@ -301,17 +310,19 @@ def _set_up(record: object, board: Board | str | os.PathLike[str] | None) -> Gam
             options=record.options,
         )
     except TtrError as exc:
-        field = "options" if type(exc).__name__ == "OptionError" else "variants"
-        if type(exc).__name__ in ("PlayerCountError",):
+        if isinstance(exc, OptionError):
+            field = "options"
+        elif isinstance(exc, PlayerCountError):
             field = "players"
-        elif isinstance(exc, ArgumentError):
-            field = "seed" if "seed" in str(exc) else field
+        elif isinstance(exc, ArgumentError) and not (
+            type(record.seed) is int and 0 <= record.seed < SEED_LIMIT
+        ):
+            field = "seed"
+        else:
+            field = "variants"
         raise DataError(field, f"the game cannot be set up: {exc}") from None
     if record.termination is not None or record.forfeit is not None:
-        try:
-            _check_ending(record.termination, record.forfeit, record.players)
-        except DataError as exc:
-            raise DataError(exc.path or "termination", exc.message) from None
+        _check_ending(record.termination, record.forfeit, record.players)
         if record.termination not in EARLY_ENDINGS:
             raise DataError(
                 "termination",
@@ -1160,19 +1171,11 @@ def _structure_state(value: Any, _: Any) -> GameState:
         "passes": _field(value, "passes", lambda v: _natural(v)),
         "turn": _field(value, "turn", lambda v: _natural(v)),
         "shuffles": _field(value, "shuffles", lambda v: _natural(v)),
-        "termination": _field(
-            value, "termination", lambda v: None if v is None else _enum(Termination)(v, None)
-        ),
+        "termination": _field(value, "termination", _termination_or_none),
         "variant_state": _field(value, "variant_state", lambda v: _structure_slots(v, declared)),
-        "ply": _field(value, "ply", _natural) if "ply" in value else 0,
-        "forfeit": (
-            _field(value, "forfeit", lambda v: None if v is None else _natural(v))
-            if "forfeit" in value
-            else None
-        ),
-        "boxed_tickets": (
-            _field(value, "boxed_tickets", lambda v: _ints(v)) if "boxed_tickets" in value else ()
-        ),
+        "ply": _optional(value, "ply", _natural, 0),
+        "forfeit": _optional(value, "forfeit", _natural_or_none, None),
+        "boxed_tickets": _optional(value, "boxed_tickets", _ints, _NO_TICKETS),
     }
     state = GameState(**{name: structured[name] for name in _STATE_FIELDS})
     _check_state(state)
@@ -1561,16 +1564,8 @@ def _structure_record(value: Any, _: Any) -> GameRecord:
     fields = {f.name for f in attrs.fields(GameRecord)}
     _check_keys(value, fields, fields - optional)
     _check_format(value)
-    termination = (
-        _field(value, "termination", lambda v: None if v is None else _enum(Termination)(v, None))
-        if "termination" in value
-        else None
-    )
-    forfeit = (
-        _field(value, "forfeit", lambda v: None if v is None else _natural(v))
-        if "forfeit" in value
-        else None
-    )
+    termination = _optional(value, "termination", _termination_or_none, None)
+    forfeit = _optional(value, "forfeit", _natural_or_none, None)
     return GameRecord(
         map=_field(value, "map", lambda v: _strict_str(v, str)),
         map_fingerprint=_field(value, "map_fingerprint", lambda v: _strict_str(v, str)),
@@ -1609,6 +1604,22 @@ def _check_format(value: dict[str, Any]) -> None:
 
 def _field(value: dict[str, Any], key: str, read: Callable[[Any], T]) -> T:
     return _at(key, lambda: read(value[key]))
+
+
+_NO_TICKETS: tuple[int, ...] = ()
+
+
+def _optional(value: dict[str, Any], key: str, read: Callable[[Any], T], default: T) -> T:
+    """:func:`_field` for a key a document written before it existed may lack."""
+    return _field(value, key, read) if key in value else default
+
+
+def _termination_or_none(value: Any) -> Termination | None:
+    return None if value is None else _enum(Termination)(value, None)
+
+
+def _natural_or_none(value: Any) -> int | None:
+    return None if value is None else _natural(value)
 
 
 def _at(key: str | int, read: Callable[[], T]) -> T:

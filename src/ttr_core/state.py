@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .board import Board
-from .errors import ArgumentError, PluginError, show
+from .errors import ArgumentError, PluginError, show, what
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -264,6 +264,13 @@ class GameState:
             f"<GameState {self.board.id} {self.num_players}p turn {self.turn}: {status}, "
             f"scores {[p.score for p in self.players]}>"
         )
+
+
+def check_state(state: object, name: str = "state") -> GameState:
+    """``state`` if it is a :class:`GameState`, else :class:`ArgumentError`."""
+    if not isinstance(state, GameState):
+        raise ArgumentError(f"{name} must be a ttr_core.GameState, not {what(state)}")
+    return state
 
 
 # ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import attrs
 from .board import Board, FrozenMap
 from .errors import ArgumentError, show
 from .hookspecs import NonSeatOwner
-from .state import GameState, Hand, Termination
+from .state import GameState, Hand, Termination, check_state
 
 
 @attrs.frozen
@@ -172,15 +172,6 @@ def player_view(state: GameState, player: int) -> PlayerView:
     )
 
 
-def check_state_argument(state: object) -> GameState:
-    """``state`` if it is a :class:`GameState`, else :class:`ArgumentError`."""
-    if not isinstance(state, GameState):
-        raise ArgumentError(
-            f"state must be a ttr_core.GameState, not {type(state).__name__} {show(state)}"
-        )
-    return state
-
-
 def check_seat_argument(state: object, player: object) -> None:
     """``ArgumentError`` unless ``state`` is a :class:`GameState` and ``player``
     one of its seats (an ``int``; not a bool or float)."""
@@ -199,7 +190,7 @@ def check_seat_argument(state: object, player: object) -> None:
 def non_seat_owners(state: GameState) -> tuple[NonSeatOwner, ...]:
     """The owners of routes that are not seats (a neutral player) that the game's
     variants declare, each with the routes it owns, in owner order."""
-    rules = check_state_argument(state).rules
+    rules = check_state(state).rules
     if not rules.non_seat_owners:
         return ()
     owned: dict[int, list[int]] = {}
