@@ -441,3 +441,179 @@ AMSTERDAM_TICKETS = """
 2|Jordaan|Oude Kerk|6|
 3|Noordermarkt|Waag|5|
 """
+
+
+# Europe: routes (no tolls; the toll column stays empty) and tickets; route and
+# ticket ids are the reference tables' numbers minus one. The tunnels, the ferries'
+# locomotive spaces and the long tickets are locked by the lists below.
+EUROPE_ROUTES = """
+0|Amsterdam|Bruxelles|black|1||
+1|Amsterdam|Essen|yellow|3||
+2|Amsterdam|Frankfurt|white|2||
+3|Amsterdam|London|gray|2||
+4|Angora|Constantinople|gray|2||
+5|Angora|Erzurum|black|3||
+6|Angora|Smyrna|orange|3||
+7|Athina|Brindisi|gray|4||
+8|Athina|Sarajevo|green|4||
+9|Athina|Smyrna|gray|2||
+10|Athina|Sofia|purple|3||
+11|Barcelona|Madrid|yellow|2||
+12|Barcelona|Marseille|gray|4||
+13|Barcelona|Pamplona|gray|2||
+14|Berlin|Danzig|gray|4||
+15|Berlin|Essen|blue|2||
+16|Berlin|Frankfurt|black|3|1|
+17|Berlin|Frankfurt|red|3|1|
+18|Berlin|Warszawa|purple|4|2|
+19|Berlin|Warszawa|yellow|4|2|
+20|Berlin|Wien|green|3||
+21|Brest|Dieppe|orange|2||
+22|Brest|Pamplona|purple|4||
+23|Brest|Paris|black|3||
+24|Brindisi|Palermo|gray|3||
+25|Brindisi|Roma|white|2||
+26|Bruxelles|Dieppe|green|2||
+27|Bruxelles|Frankfurt|blue|2||
+28|Bruxelles|Paris|red|2|3|
+29|Bruxelles|Paris|yellow|2|3|
+30|Bucuresti|Budapest|gray|4||
+31|Bucuresti|Constantinople|yellow|3||
+32|Bucuresti|Kyiv|gray|4||
+33|Bucuresti|Sevastopol|white|4||
+34|Bucuresti|Sofia|gray|2||
+35|Budapest|Kyiv|gray|6||
+36|Budapest|Sarajevo|purple|3||
+37|Budapest|Wien|red|1|4|
+38|Budapest|Wien|white|1|4|
+39|Budapest|Zagrab|orange|2||
+40|Cadiz|Lisboa|blue|2||
+41|Cadiz|Madrid|orange|3||
+42|Constantinople|Sevastopol|gray|4||
+43|Constantinople|Smyrna|gray|2||
+44|Constantinople|Sofia|blue|3||
+45|Danzig|Riga|black|3||
+46|Danzig|Warszawa|gray|2||
+47|Dieppe|London|gray|2|5|
+48|Dieppe|London|gray|2|5|
+49|Dieppe|Paris|purple|1||
+50|Edinburgh|London|black|4|6|
+51|Edinburgh|London|orange|4|6|
+52|Erzurum|Sevastopol|gray|4||
+53|Erzurum|Sochi|red|3||
+54|Essen|Frankfurt|green|2||
+55|Essen|Kobenhavn|gray|3|7|
+56|Essen|Kobenhavn|gray|3|7|
+57|Frankfurt|München|purple|2||
+58|Frankfurt|Paris|orange|3|8|
+59|Frankfurt|Paris|white|3|8|
+60|Kharkov|Kyiv|gray|4||
+61|Kharkov|Moskva|gray|4||
+62|Kharkov|Rostov|green|2||
+63|Kobenhavn|Stockholm|white|3|9|
+64|Kobenhavn|Stockholm|yellow|3|9|
+65|Kyiv|Smolensk|red|3||
+66|Kyiv|Warszawa|gray|4||
+67|Kyiv|Wilno|gray|2||
+68|Lisboa|Madrid|purple|3||
+69|Madrid|Pamplona|black|3|10|
+70|Madrid|Pamplona|white|3|10|
+71|Marseille|Pamplona|red|4||
+72|Marseille|Paris|gray|4||
+73|Marseille|Roma|gray|4||
+74|Marseille|Zürich|purple|2||
+75|Moskva|Petrograd|white|4||
+76|Moskva|Smolensk|orange|2||
+77|München|Venezia|blue|2||
+78|München|Wien|orange|3||
+79|München|Zürich|yellow|2||
+80|Palermo|Roma|gray|4||
+81|Palermo|Smyrna|gray|6||
+82|Pamplona|Paris|blue|4|11|
+83|Pamplona|Paris|green|4|11|
+84|Paris|Zürich|gray|3||
+85|Petrograd|Riga|gray|4||
+86|Petrograd|Stockholm|gray|8||
+87|Petrograd|Wilno|blue|4||
+88|Riga|Wilno|green|4||
+89|Roma|Venezia|black|2||
+90|Rostov|Sevastopol|gray|4||
+91|Rostov|Sochi|gray|2||
+92|Sarajevo|Sofia|gray|2||
+93|Sarajevo|Zagrab|red|3||
+94|Sevastopol|Sochi|gray|2||
+95|Smolensk|Wilno|yellow|3||
+96|Venezia|Zagrab|gray|2||
+97|Venezia|Zürich|green|2||
+98|Warszawa|Wien|blue|4||
+99|Warszawa|Wilno|red|3||
+100|Wien|Zagrab|gray|2||
+"""
+# Tunnels (the dark outline around the spaces).
+EUROPE_TUNNEL_ROUTES = [4, 6, 13, 30, 34, 35, 43, 53, 69, 70, 73, 74, 77, 79, 84, 86, 92, 97]
+# Ferries: route id -> locomotive spaces (17 in all).
+EUROPE_FERRY_LOCOMOTIVES = {
+    3: 2,
+    7: 1,
+    9: 1,
+    24: 1,
+    42: 2,
+    47: 1,
+    48: 1,
+    52: 2,
+    55: 1,
+    56: 1,
+    80: 1,
+    81: 2,
+    94: 1,
+}
+EUROPE_TICKETS = """
+0|Brest|Petrograd|20|
+1|Cadiz|Stockholm|21|
+2|Edinburgh|Athina|21|
+3|Kobenhavn|Erzurum|21|
+4|Lisboa|Danzig|20|
+5|Palermo|Moskva|20|
+6|Amsterdam|Pamplona|7|
+7|Amsterdam|Wilno|12|
+8|Angora|Kharkov|10|
+9|Athina|Angora|5|
+10|Athina|Wilno|11|
+11|Barcelona|Bruxelles|8|
+12|Barcelona|München|8|
+13|Berlin|Bucuresti|8|
+14|Berlin|Moskva|12|
+15|Berlin|Roma|9|
+16|Brest|Marseille|7|
+17|Brest|Venezia|8|
+18|Bruxelles|Danzig|9|
+19|Budapest|Sofia|5|
+20|Edinburgh|Paris|7|
+21|Essen|Kyiv|10|
+22|Frankfurt|Kobenhavn|5|
+23|Frankfurt|Smolensk|13|
+24|Kyiv|Petrograd|6|
+25|Kyiv|Sochi|8|
+26|London|Berlin|7|
+27|London|Wien|10|
+28|Madrid|Dieppe|8|
+29|Madrid|Zürich|8|
+30|Marseille|Essen|8|
+31|Palermo|Constantinople|8|
+32|Paris|Wien|8|
+33|Paris|Zagrab|7|
+34|Riga|Bucuresti|10|
+35|Roma|Smyrna|8|
+36|Rostov|Erzurum|5|
+37|Sarajevo|Sevastopol|8|
+38|Smolensk|Rostov|8|
+39|Sofia|Smyrna|5|
+40|Stockholm|Wien|11|
+41|Venezia|Constantinople|10|
+42|Warszawa|Smolensk|6|
+43|Zagrab|Brindisi|6|
+44|Zürich|Brindisi|6|
+45|Zürich|Budapest|6|
+"""
+# The long tickets (blue background).
+EUROPE_LONG_TICKETS = [0, 1, 2, 3, 4, 5]

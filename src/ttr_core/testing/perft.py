@@ -42,6 +42,7 @@ CONFIGS: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("nederland", ("tolls", "neutral"), (2,)),
     ("usa", ("longest_route",), (2, 3, 4, 5)),
     ("amsterdam", ("merchandise",), (2, 3, 4)),
+    ("europe", ("longest_route",), (2, 3, 4, 5)),
 )
 #: The seeds of the fixed lines.
 SEEDS = (1,)
