@@ -367,6 +367,30 @@ class TouchesCards(Secretive):
         return attrs.evolve(state, turn=state.turn + 1)
 
 
+class ShrinksAnOffer(Determinized):
+    @hookimpl
+    def ttr_determinize(self, state: GameState, view: PlayerView) -> GameState:
+        state = super().ttr_determinize(state, view)
+        dropped = tuple(o[0] for o in state.start_offers)
+        return attrs.evolve(
+            state,
+            start_offers=tuple(o[1:] for o in state.start_offers),
+            ticket_deck=(*state.ticket_deck, *dropped),
+        )
+
+
+class RedealsAnOffer(Determinized):
+    """Swaps the first ticket of each hidden starting offer with the ticket deck's top."""
+
+    @hookimpl
+    def ttr_determinize(self, state: GameState, view: PlayerView) -> GameState:
+        state = super().ttr_determinize(state, view)
+        top, offers = state.ticket_deck[0], list(state.start_offers)
+        offers[0], swapped = (top, *offers[0][1:]), offers[0][0]
+        deck = (swapped, *state.ticket_deck[1:])
+        return attrs.evolve(state, start_offers=tuple(offers), ticket_deck=deck)
+
+
 class WrongKey(Secretive):
     @hookimpl
     def ttr_determinize(self, state: GameState) -> GameState:
@@ -389,6 +413,17 @@ def test_a_variant_with_state_and_its_hook_is_determinized(secret: Any) -> None:
     assert rebuilt.variant("secret") == (3, 7)
 
 
+def test_a_hook_may_redeal_hidden_offers_keeping_their_sizes(secret: Any) -> None:
+    """Another seat's starting offer is hidden (its size shows): a variant dealing
+    by a ticket field may re-deal it (hooks.md, ttr_determinize)."""
+    state = secret(RedealsAnOffer())
+    assert state.start_offers  # seat 1's offer waits, hidden from seat 0
+    view = ttr_core.player_view(state, 0)
+    rebuilt = determinize(view, 0)
+    assert ttr_core.player_view(rebuilt, 0) == view
+    assert [len(o) for o in rebuilt.start_offers] == [len(o) for o in state.start_offers]
+
+
 def test_a_variant_with_state_but_no_hook_is_named(secret: Any) -> None:
     state = secret(Secretive())
     with pytest.raises(PluginError, match=r"'secret'.*no ttr_determinize") as err:
@@ -401,6 +436,7 @@ def test_a_variant_with_state_but_no_hook_is_named(secret: Any) -> None:
     [
         (WrongView(), "sees differently"),
         (TouchesCards(), "changed what the view shows"),
+        (ShrinksAnOffer(), r"changed what the view shows \(start_offers\)"),
         (WrongKey(), "created variant state key 'other'"),
     ],
 )

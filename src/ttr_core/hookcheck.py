@@ -627,11 +627,11 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
     game (the full state check) whose new variant state keys start with the variant
     name and whose visible core facts (hands, tickets held, cars, routes, scores,
     owners, display, ticket discard pile, turn, end, whose decision of what kind and
-    which tickets are on offer) are those of ``before``: the hook sets variant state
-    (and the data of a variant's own pending decision), and may re-deal hidden
-    tickets (which ticket a seat holds, keeping the number, and the ticket deck
-    and box: a variant dealing by a ticket field, one long ticket per seat);
-    ``determinize`` then checks the viewer's view is unchanged."""
+    how many tickets are on offer) are those of ``before``: the hook sets variant
+    state (and the data of a variant's own pending decision), and may re-deal
+    hidden tickets (which ticket a seat holds or is offered, keeping the numbers,
+    and the ticket deck and box: a variant dealing by a ticket field, one long
+    ticket per seat); ``determinize`` then checks the viewer's view is unchanged."""
     if result is None:
         return before
     if not isinstance(result, GameState):
@@ -647,25 +647,23 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
             )
     changed = [
         name
-        for name in (
-            "owners",
-            "display",
-            "ticket_discard",
-            "start_offers",
-            "turn",
-            "final_turns",
-            "passes",
-            "termination",
-        )
+        for name in ("owners", "display", "ticket_discard", "turn", "final_turns", "passes")
         if getattr(result, name) != getattr(before, name)
     ]
+    if result.termination != before.termination:
+        changed.append("termination")
+    # Hidden offers may be re-dealt (a deal by a ticket field), keeping their
+    # sizes; determinize then checks that the viewer's own offer is unchanged.
+    if [len(o) for o in result.start_offers] != [len(o) for o in before.start_offers]:
+        changed.insert(0, "start_offers")
     if [_ticket_count(p) for p in result.players] != [_ticket_count(p) for p in before.players]:
         changed.insert(0, "players")
     a, b = before.pending, result.pending
     if (a is None) != (b is None) or (
         a is not None
         and b is not None
-        and (a.kind, a.player, a.offered, a.min_keep) != (b.kind, b.player, b.offered, b.min_keep)
+        and (a.kind, a.player, len(a.offered), a.min_keep)
+        != (b.kind, b.player, len(b.offered), b.min_keep)
     ):
         changed.append("pending")
     if changed:

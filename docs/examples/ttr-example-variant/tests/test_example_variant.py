@@ -1,4 +1,4 @@
-"""Tests of the card-swap variant, run against the *installed* package.
+"""Tests of the card-swap-and-bridges variant, run against the *installed* package.
 
 ttr-core finds the plugin through its entry point, exactly as it would find
 any third-party variant. ``conftest.py`` turns strict hook checks on.
@@ -17,7 +17,8 @@ from typing import Any
 import attrs
 import pytest
 import ttr_example_variant
-from ttr_example_variant import PICK, PickFaceUp, SwapCards
+from broken_swap import broken_plugin
+from ttr_example_variant import BRIDGE, PICK, GiveUp, PayExtra, PickFaceUp, SwapCards
 
 import ttr_core
 from ttr_core import (
@@ -31,6 +32,7 @@ from ttr_core import (
     PendingKind,
     Reason,
 )
+from ttr_core.agents import make_agent
 
 MAP = "newyork"
 VARIANTS = ["attractions", "swap"]
@@ -48,9 +50,10 @@ def started(
     seed: int = 0,
     variants: list[str] = VARIANTS,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    map_name: str = MAP,
 ) -> GameState:
     """A new game past the starting ticket choice: seat 0 to take its first turn."""
-    state = ttr_core.new_game(MAP, players, seed=seed, variants=variants, options=options)
+    state = ttr_core.new_game(map_name, players, seed=seed, variants=variants, options=options)
     while state.pending is not None and state.pending.kind == PendingKind.START_TICKETS:
         state = ttr_core.apply(state, KeepTickets(state.pending.player, state.pending.offered))
     return state
@@ -162,7 +165,8 @@ def test_setup_gives_every_seat_an_unused_swap_shown_to_all(players: int) -> Non
     state = ttr_core.new_game(MAP, players, variants=VARIANTS)
     assert state.variant("swap") == (False,) * players
     for seat in range(players):
-        assert dict(ttr_core.player_view(state, seat).variants) == {"swap.used": (False,) * players}
+        shown = dict(ttr_core.player_view(state, seat).variants)
+        assert shown == {"swap.used": (False,) * players, "swap.bridge": None}
 
 
 # ---------------------------------------------------------------------------
@@ -305,7 +309,7 @@ def test_each_seat_swaps_once_per_game() -> None:
     assert state.current_player == 0
     assert swaps_listed(state) == set()
     assert refusal(state, SwapCards(0, "red")) == "swap.already_used"
-    assert dict(ttr_core.player_view(state, 1).variants) == {"swap.used": (True, False)}
+    assert ttr_core.player_view(state, 1).variants["swap.used"] == (True, False)
 
 
 # ---------------------------------------------------------------------------
@@ -345,6 +349,227 @@ def test_apply_refuses_what_the_filter_removed_and_accepts_the_rest() -> None:
     # Without the variant the lone wild pays the route.
     plain = with_hand(started(variants=["attractions"]), 0, wild=1)
     assert ttr_core.apply(plain, ClaimRoute(0, orange, None, 1)).owner(orange) == 0
+
+
+# ---------------------------------------------------------------------------
+# Bridges: a claim that asks for one card more (on the package's map)
+# ---------------------------------------------------------------------------
+
+TOWNS = "fourtowns"
+TOWNS_CARDS = 22  # red 8, blue 8, wild 6
+#: Routes of fourtowns: Alpha-Beta (red 1), the bridges Beta-Gamma (red 2 and
+#: blue 2, a double pair), Gamma-Delta (gray 3), Alpha-Delta (blue 1).
+ALPHA_BETA, RED_BRIDGE, BLUE_BRIDGE, GAMMA_DELTA, ALPHA_DELTA = range(5)
+
+
+def in_towns(**cards: int) -> GameState:
+    """A started 2-seat game on fourtowns, seat 0 to play holding ``cards``."""
+    return with_hand(started(map_name=TOWNS, variants=["swap"]), 0, **cards)
+
+
+def test_only_the_maps_bridges_are_bridges() -> None:
+    towns = ttr_core.load_map(TOWNS)
+    assert [r.id for r in towns.routes if ttr_example_variant.is_bridge(r)] == [1, 2]
+    assert not any(ttr_example_variant.is_bridge(r) for r in ttr_core.load_map(MAP).routes)
+
+
+def bridge_claims(state: GameState) -> set[ClaimRoute]:
+    return {a for a in ttr_core.legal_actions(state) if isinstance(a, ClaimRoute) and a.route == 1}
+
+
+def test_a_bridge_claim_is_listed_only_with_a_card_to_pay_it_one_more() -> None:
+    assert bridge_claims(in_towns(red=2, blue=1)) == set()
+    assert refusal(in_towns(red=2), ClaimRoute(0, RED_BRIDGE, "red", 0)) == Reason.VETOED
+    assert bridge_claims(in_towns(red=3)) == {ClaimRoute(0, RED_BRIDGE, "red", 0)}
+    assert bridge_claims(in_towns(red=2, wild=1)) == {
+        ClaimRoute(0, RED_BRIDGE, "red", 0),  # and a wild more
+        ClaimRoute(0, RED_BRIDGE, "red", 1),  # and a red more
+    }
+    assert bridge_claims(in_towns(wild=3)) == {ClaimRoute(0, RED_BRIDGE, None, 2)}
+    # Other routes are paid as usual.
+    claims = {a for a in ttr_core.legal_actions(in_towns(blue=1)) if isinstance(a, ClaimRoute)}
+    assert claims == {ClaimRoute(0, ALPHA_DELTA, "blue", 0)}
+
+
+def test_a_bridge_claim_waits_for_its_seat_with_nothing_claimed_or_paid() -> None:
+    state = in_towns(red=3, wild=1)
+    claim = ClaimRoute(0, RED_BRIDGE, "red", 0)
+    waiting = ttr_core.apply(state, claim)
+    assert waiting.pending is not None
+    assert (waiting.pending.kind, waiting.pending.player, waiting.pending.data) == (
+        BRIDGE,
+        0,
+        claim,
+    )
+    assert waiting.owners == state.owners and waiting.players == state.players
+    assert waiting.discard == state.discard and waiting.turn == state.turn
+    assert ttr_core.legal_actions(waiting) == (PayExtra(0, "red"), PayExtra(0, "wild"), GiveUp(0))
+    for seat in (0, 1):  # the claim is public
+        assert ttr_core.player_view(waiting, seat).variants["swap.bridge"] == (0, 1, "red", 0)
+
+
+def test_other_claims_do_not_wait() -> None:
+    state = ttr_core.apply(in_towns(red=1), ClaimRoute(0, ALPHA_BETA, "red", 0))
+    assert state.owner(ALPHA_BETA) == 0
+    assert state.pending is not None and state.pending.kind == PendingKind.TURN
+
+
+def check_paying_claims_the_bridge(plugin: Any = ttr_example_variant) -> None:
+    """The extra card is paid on top of the claim, with the core's bookkeeping."""
+    name = plugin.NAME
+    state = with_hand(started(map_name=TOWNS, variants=[name]), 0, red=3, wild=1)
+    red = state.board.card_names.index("red")
+    waiting = ttr_core.apply(state, ClaimRoute(0, RED_BRIDGE, "red", 0))
+    done = ttr_core.apply(waiting, plugin.PayExtra(0, "red"))
+    hand = done.players[0].hand
+    assert done.owner(RED_BRIDGE) == 0
+    assert (hand["red"], hand["wild"]) == (0, 1)
+    assert done.discard[red] == state.discard[red] + 3
+    assert done.players[0].cars == state.players[0].cars - 2
+    assert done.players[0].score == state.players[0].score + 2
+    assert done.pending is not None
+    assert (done.pending.kind, done.pending.player, done.turn) == ("turn", 1, state.turn + 1)
+    assert card_total(done) == TOWNS_CARDS
+    with_wild = ttr_core.apply(waiting, plugin.PayExtra(0, "wild")).players[0].hand
+    assert (with_wild["red"], with_wild["wild"]) == (1, 0)
+
+
+def test_paying_the_extra_card_claims_the_bridge() -> None:
+    check_paying_claims_the_bridge()
+
+
+def test_giving_up_claims_and_pays_nothing_and_ends_the_turn() -> None:
+    state = in_towns(red=3)
+    waiting = ttr_core.apply(state, ClaimRoute(0, RED_BRIDGE, "red", 0))
+    after = ttr_core.apply(waiting, GiveUp(0))
+    assert after.owners == state.owners and after.players == state.players
+    assert after.discard == state.discard
+    assert after.pending is not None
+    assert (after.pending.kind, after.pending.player, after.turn) == ("turn", 1, state.turn + 1)
+
+
+def test_the_bridge_decision_refuses_every_other_answer() -> None:
+    waiting = ttr_core.apply(in_towns(red=3, blue=2), ClaimRoute(0, RED_BRIDGE, "red", 0))
+    assert ttr_core.legal_actions(waiting) == (PayExtra(0, "red"), GiveUp(0))
+    assert refusal(waiting, PayExtra(0, "blue")) == "swap.no_extra_card"
+    assert refusal(waiting, PayExtra(0, "wild")) == "swap.no_extra_card"  # none held
+    assert refusal(waiting, DrawBlind(0)) == Reason.WRONG_PHASE
+    assert refusal(waiting, GiveUp(1)) == Reason.NOT_YOUR_TURN
+    # The answers answer a bridge claim only.
+    assert refusal(in_towns(red=3), PayExtra(0, "red")) == "swap.not_now"
+    assert refusal(in_towns(red=3), GiveUp(0)) == "swap.not_now"
+
+
+def test_a_waiting_bridge_claim_is_saved_and_rebuilt_from_any_view() -> None:
+    waiting = ttr_core.apply(in_towns(red=2, wild=1), ClaimRoute(0, RED_BRIDGE, "red", 1))
+    assert ttr_core.from_json(ttr_core.to_json(waiting), GameState) == waiting
+    for seat in (0, 1):
+        view = ttr_core.player_view(waiting, seat)
+        view = ttr_core.from_json(ttr_core.to_json(view), ttr_core.PlayerView)
+        rebuilt = ttr_core.determinize(view, seed=seat)
+        assert rebuilt.pending == waiting.pending
+        assert ttr_core.player_view(rebuilt, seat) == ttr_core.player_view(waiting, seat)
+
+
+def test_the_bridge_actions_have_ids_and_words_and_the_bots_pay() -> None:
+    waiting = ttr_core.apply(in_towns(red=3, wild=1), ClaimRoute(0, RED_BRIDGE, "red", 0))
+    space = ttr_core.action_space(waiting.board, 2, ["swap"])
+    ids = ttr_core.legal_action_ids(waiting)
+    assert all(space.core_size <= aid < space.size for aid in ids)
+    assert [ttr_core.action_from_id(waiting, aid) for aid in ids] == list(
+        ttr_core.legal_actions(waiting)
+    )
+    # No bridge on New York: no ids for the bridge decision there.
+    york = ttr_core.action_space(ttr_core.load_map(MAP), 2, ["swap"])
+    assert york.size - york.core_size == len(COLORS) + 5  # swaps, picks
+    words = [ttr_core.describe(waiting, a) for a in ttr_core.legal_actions(waiting)]
+    assert words == [
+        "Seat 0 paid one red card more for the bridge Beta–Gamma",
+        "Seat 0 paid one joker card more for the bridge Beta–Gamma",
+        "Seat 0 gave up the bridge Beta–Gamma",
+    ]
+    view = ttr_core.player_view(waiting, 0)
+    purpose = waiting.rules.run_agent_action_purpose
+    assert purpose(view, PayExtra(0, "red")) == ttr_core.ClaimsRoute(RED_BRIDGE, wilds=0)
+    assert purpose(view, PayExtra(0, "wild")) == ttr_core.ClaimsRoute(RED_BRIDGE, wilds=1)
+    assert purpose(view, GiveUp(0)) is None
+    for bot in ("hungry", "route", "long", "onestep"):
+        chosen = make_agent(bot).act(view, ttr_core.legal_actions(waiting), random.Random(0))
+        assert chosen == PayExtra(0, "red"), bot  # a claim, and no wild spent
+
+
+# PettingZoo's api_test warns about any dict observation space (ttr-core's holds
+# the observation and the action mask, as the AEC API recommends).
+@pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")
+def test_openspiel_and_pettingzoo_play_games_with_bridges() -> None:
+    """Their own checks, on the map with bridges: every answer has an id."""
+    pyspiel = pytest.importorskip("pyspiel")
+    pettingzoo_test = pytest.importorskip("pettingzoo.test")
+    import ttr_core.openspiel as tos
+    from ttr_core.pettingzoo import env
+
+    game = pyspiel.load_game(tos.SHORT_NAME, {"map": TOWNS, "players": 2, "variants": "swap"})
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+    pettingzoo_test.api_test(env(TOWNS, 3, variants=("swap",)), num_cycles=500)
+
+
+# ---------------------------------------------------------------------------
+# Open bridges: tickets may cross the bridges other seats built
+# ---------------------------------------------------------------------------
+
+
+def with_tickets(state: GameState, seat: int, *tickets: int) -> GameState:
+    """Give ``seat`` exactly ``tickets``, exchanged with the ticket deck and discard pile."""
+    held = state.players[seat].tickets
+    deck = tuple(t for t in (*state.ticket_deck, *held) if t not in tickets)
+    discard = tuple(t for t in state.ticket_discard if t not in tickets)
+    player = attrs.evolve(state.players[seat], tickets=tuple(tickets))
+    players = (*state.players[:seat], player, *state.players[seat + 1 :])
+    return attrs.evolve(state, players=players, ticket_deck=deck, ticket_discard=discard)
+
+
+def check_open_bridges(plugin: Any = ttr_example_variant) -> None:
+    """Seat 0 owns Alpha-Beta; seat 1 the red bridge Beta-Gamma and Alpha-Delta.
+    Seat 0's ticket Alpha-Gamma crosses seat 1's bridge; its ticket Beta-Delta
+    would need seat 1's Alpha-Delta, which is no bridge."""
+    name = plugin.NAME
+    state = started(map_name=TOWNS, variants=[name])
+    state = ttr_core.apply(with_hand(state, 0, red=1), ClaimRoute(0, ALPHA_BETA, "red", 0))
+    state = ttr_core.apply(with_hand(state, 1, red=3), ClaimRoute(1, RED_BRIDGE, "red", 0))
+    state = ttr_core.apply(state, plugin.PayExtra(1, "red"))
+    state = ttr_core.apply(ttr_core.apply(state, DrawBlind(0)), DrawBlind(0))
+    state = ttr_core.apply(with_hand(state, 1, blue=1), ClaimRoute(1, ALPHA_DELTA, "blue", 0))
+    state = with_tickets(with_tickets(state, 0, 1, 4), 1, 0)
+    connections = state.rules.run_ticket_connections
+    assert list(connections(state, 0)) == [RED_BRIDGE]
+    assert list(connections(state, 1)) == []  # its own bridge counts anyway
+    sheets = ttr_core.score_sheets(state)
+    lines = {line.ref: line.points for line in sheets[0].lines if line.kind == "ticket"}
+    assert lines == {1: 3, 4: -2}
+    assert (sheets[0].tickets_completed, sheets[0].tickets_failed) == (1, 1)
+    # Seat 1's ticket Alpha-Beta would need seat 0's route, no bridge.
+    assert (sheets[1].tickets_completed, sheets[1].tickets_failed) == (0, 1)
+
+
+def test_tickets_cross_the_bridges_other_seats_built() -> None:
+    check_open_bridges()
+
+
+@pytest.mark.parametrize(
+    ("check", "broken"),
+    [
+        (check_paying_claims_the_bridge, "swap_free_bridges"),
+        (check_open_bridges, "swap_all_routes_open"),
+    ],
+)
+def test_the_bridge_checks_fail_on_a_wrong_version(check: Any, broken: str) -> None:
+    plugin = broken_plugin(broken)
+    ttr_core.register_variant(broken, plugin)
+    try:
+        with pytest.raises(AssertionError):
+            check(plugin)
+    finally:
+        ttr_core.unregister_variant(broken)
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Card swap: a worked example of a third-party ttr-core variant.
+"""Card swap and bridges: a worked example of a third-party ttr-core variant.
 
 Registered under the variant name ``swap`` through the ``ttr_core.plugins``
 entry-point group (see this package's ``pyproject.toml``). Switch it on with
@@ -19,9 +19,19 @@ The rules:
 
       ttr_core.new_game("newyork", 2, variants=["swap"], options={"swap": {"unused_bonus": 3}})
 
+* **Bridges.** A route the map marks ``bridge = true`` (the package's map
+  ``fourtowns`` has two) costs one card more. Its claim waits for a decision
+  of the claiming seat (kind :data:`BRIDGE`): pay one more card of the colour
+  it paid with or a wild (:class:`PayExtra`), or give the claim up
+  (:class:`GiveUp`). A bridge claim is listed only when the seat holds such a
+  card.
+* **Open bridges.** Every seat's tickets may cross every bridge another seat
+  built.
+
 Variant state: under the key ``"swap"``, one bool per seat, ``True`` once
 the seat has swapped. It is public (every player saw the swap), so each
-player's view shows it as ``"swap.used"``.
+player's view shows it as ``"swap.used"``, and a bridge claim waiting
+for its extra card as ``"swap.bridge"``.
 """
 
 from __future__ import annotations
@@ -32,15 +42,18 @@ from typing import Any
 import attrs
 
 from ttr_core import (
+    WILD,
     Action,
     ActionTemplate,
     Board,
     ClaimRoute,
+    ClaimsRoute,
     GameState,
     IllegalAction,
     PendingKind,
     PlayerView,
     PluginError,
+    Route,
     ScoreLine,
     VariantOption,
     effects,
@@ -48,14 +61,20 @@ from ttr_core import (
 )
 
 __all__ = [
+    "BRIDGE",
     "NAME",
     "PICK",
     "SWAP_DISCARD",
     "UNUSED_BONUS",
+    "GiveUp",
+    "PayExtra",
     "PickFaceUp",
     "SwapCards",
+    "extra_cards",
+    "is_bridge",
     "swap_refusal",
     "swaps_used",
+    "waiting_bridge",
 ]
 
 #: The variant name: the entry-point name in ``pyproject.toml``. Variant state
@@ -63,6 +82,8 @@ __all__ = [
 NAME = "swap"
 #: Kind of the variant's own pending decision: the face-up card to take.
 PICK = f"{NAME}.pick"
+#: Kind of the decision a bridge claim waits for: pay one card more, or give up.
+BRIDGE = f"{NAME}.bridge"
 #: Cards of one colour discarded by a swap.
 SWAP_DISCARD = 2
 #: Default of the ``unused_bonus`` option: points for a swap never used.
@@ -89,6 +110,19 @@ class PickFaceUp(Action):
     slot: int
 
 
+@attrs.frozen
+class PayExtra(Action):
+    """Pay one ``card`` more for the bridge claim waiting (its colour or ``"wild"``),
+    and claim the bridge; this ends the turn."""
+
+    card: str
+
+
+@attrs.frozen
+class GiveUp(Action):
+    """Give the bridge claim waiting up: nothing is claimed or paid; the turn ends."""
+
+
 # ---------------------------------------------------------------------------
 # Variant state
 # ---------------------------------------------------------------------------
@@ -105,23 +139,36 @@ def swaps_used(state: GameState) -> tuple[bool, ...]:
 @hookimpl
 def ttr_action_types() -> Mapping[str, type[Action]]:
     """Name the variant's actions in saves and messages: stable tags, never class paths."""
-    return {f"{NAME}.swap": SwapCards, f"{NAME}.pick": PickFaceUp}
+    return {
+        f"{NAME}.swap": SwapCards,
+        f"{NAME}.pick": PickFaceUp,
+        f"{NAME}.pay_extra": PayExtra,
+        f"{NAME}.give_up": GiveUp,
+    }
 
 
 @hookimpl
 def ttr_action_space(board: Board) -> Sequence[ActionTemplate]:
     """Give the variant's actions action ids, so that OpenSpiel and PettingZoo can
-    play it: a swap of each card colour, a pick of each face-up slot."""
-    return [
+    play it: a swap of each card colour, a pick of each face-up slot and, on a
+    map with bridges, an extra card of each kind and giving up."""
+    templates = [
         ActionTemplate(SwapCards, {"color": board.colors}),
         ActionTemplate(PickFaceUp, {"slot": range(board.rules.display_size)}),
     ]
+    if any(is_bridge(route) for route in board.routes):
+        templates += [
+            ActionTemplate(PayExtra, {"card": board.card_names}),
+            ActionTemplate(GiveUp, {}),
+        ]
+    return templates
 
 
 @hookimpl
 def ttr_variant_state_types() -> Mapping[str, Any]:
-    """The type of the variant state, so that saved games hold it."""
-    return {NAME: tuple[bool, ...]}
+    """The types of the variant state and of the bridge decision's data (the claim
+    waiting), so that saved games hold them."""
+    return {NAME: tuple[bool, ...], BRIDGE: ClaimRoute}
 
 
 @hookimpl
@@ -146,16 +193,27 @@ def ttr_setup(state: GameState) -> GameState:
 
 @hookimpl
 def ttr_player_view(state: GameState) -> Mapping[str, Any]:
-    """Who has swapped is public: every seat sees it (keys start with ``"swap"``)."""
-    return {f"{NAME}.used": swaps_used(state)}
+    """Who has swapped, and the bridge claim waiting, are public: every seat sees
+    them (keys start with ``"swap"``)."""
+    claim = waiting_bridge(state)
+    return {
+        f"{NAME}.used": swaps_used(state),
+        f"{NAME}.bridge": None if claim is None else attrs.astuple(claim),
+    }
 
 
 @hookimpl
 def ttr_determinize(state: GameState, view: PlayerView) -> GameState:
     """Rebuild the variant state for ``ttr_core.determinize``: it is public, so the
     view shows all of it (a variant with hidden state would draw that part from
-    the hook's ``rng`` argument)."""
-    return state.with_variant(NAME, tuple(view.variants[f"{NAME}.used"]))
+    the hook's ``rng`` argument). A bridge decision comes back without its data:
+    the claim waiting is put back from the view."""
+    state = state.with_variant(NAME, tuple(view.variants[f"{NAME}.used"]))
+    shown = view.variants[f"{NAME}.bridge"]
+    if shown is None:
+        return state
+    claim = ClaimRoute(*shown)
+    return effects.set_pending(state, BRIDGE, claim.player, data=claim)
 
 
 # ---------------------------------------------------------------------------
@@ -193,12 +251,14 @@ def swap_refusal(state: GameState, seat: int, color: object) -> IllegalAction | 
 
 @hookimpl
 def ttr_extra_actions(state: GameState) -> Sequence[Action] | None:
-    """The swaps legal on a turn; during the variant's own decision, the picks.
+    """The swaps legal on a turn; during the variant's own decisions, the picks, or
+    the extra cards a bridge claim may be paid with and giving it up.
 
     During a :data:`PICK` decision the core lists nothing, so the picks are
     the only legal actions: there must always be one, or ttr-core raises
     ``PluginError`` (a stalled game). There is: a swap needs a face-up card,
-    and its discarded cards refill any slot left empty.
+    and its discarded cards refill any slot left empty. (A bridge decision
+    always offers :class:`GiveUp`.)
     """
     pending = state.pending
     if pending is None:
@@ -210,12 +270,15 @@ def ttr_extra_actions(state: GameState) -> Sequence[Action] | None:
     if pending.kind == PendingKind.TURN:
         colors = state.board.colors
         return [SwapCards(seat, c) for c in colors if swap_refusal(state, seat, c) is None]
+    claim = waiting_bridge(state)
+    if claim is not None:
+        return [*(PayExtra(seat, card) for card in extra_cards(state, claim)), GiveUp(seat)]
     return None
 
 
 @hookimpl
 def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
-    """Carry out :class:`SwapCards` and :class:`PickFaceUp`; ``None`` for other actions.
+    """Carry out the variant's actions; ``None`` for other actions.
 
     ttr-core has already checked that the game is not over and that
     ``action.player`` is the seat to decide.
@@ -237,17 +300,32 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
         # refills it and enforces the wild limit, as the core's draw does.
         state = effects.take_face_up(state, seat, action.slot)
         return effects.end_turn(state)
+    if isinstance(action, PayExtra | GiveUp):
+        claim = waiting_bridge(state)
+        if claim is None:
+            raise IllegalAction(f"{NAME}.not_now", "no bridge claim is waiting for its extra card")
+        if isinstance(action, GiveUp):
+            return effects.cancel_claim(state, claim)  # the turn ends, the route stays free
+        if action.card not in extra_cards(state, claim):
+            raise IllegalAction(
+                f"{NAME}.no_extra_card",
+                f"the bridge is paid one more of {', '.join(extra_cards(state, claim))}, "
+                f"not {action.card!r}",
+            )
+        # The core's bookkeeping of the claim, plus the extra card; the turn ends.
+        return effects.complete_claim(state, claim, {action.card: 1})
     return None
 
 
 # ---------------------------------------------------------------------------
-# The filter: no route of length 1 claimed with a wild alone
+# The filter: no length-1 route claimed with a wild alone, no bridge unpaid
 # ---------------------------------------------------------------------------
 
 
 @hookimpl
 def ttr_filter_actions(state: GameState, actions: Sequence[Action]) -> Sequence[Action] | None:
-    """Remove the claims paying a length-1 route with a lone wild.
+    """Remove the claims paying a length-1 route with a lone wild, and the claims
+    of a bridge by a seat holding no card to pay it one more.
 
     ``apply`` then refuses such a claim (reason ``vetoed_by_variant``).
     Returns ``None`` (keep everything) when there is nothing to remove.
@@ -258,11 +336,109 @@ def ttr_filter_actions(state: GameState, actions: Sequence[Action]) -> Sequence[
         for action in actions
         if not (
             isinstance(action, ClaimRoute)
-            and action.color is None
-            and routes[action.route].length == 1
+            and (
+                (action.color is None and routes[action.route].length == 1)
+                or (is_bridge(routes[action.route]) and not extra_cards(state, action))
+            )
         )
     ]
     return None if len(kept) == len(actions) else kept
+
+
+# ---------------------------------------------------------------------------
+# Bridges: a claim that waits for the seat's extra card
+# ---------------------------------------------------------------------------
+
+
+def is_bridge(route: Route) -> bool:
+    """Whether the map marks ``route`` ``bridge = true`` (a field the map declares)."""
+    return route.extra.get("bridge") is True
+
+
+def extra_cards(state: GameState, claim: ClaimRoute) -> list[str]:
+    """The cards ``claim``'s seat may pay one more of for a bridge: the colour it
+    pays with, or a wild, when its hand holds one beyond what the claim pays.
+
+    The one statement of the rule: the filter keeps a bridge claim only when
+    this is not empty, the decision lists a :class:`PayExtra` for each card,
+    and :func:`ttr_apply_action` refuses any other.
+    """
+    length = state.board.routes[claim.route].length
+    paid = {} if claim.color is None else {claim.color: length - claim.wilds}
+    paid[WILD] = claim.wilds
+    hand = state.players[claim.player].hand
+    return [card for card, count in paid.items() if hand[card] > count]
+
+
+def waiting_bridge(state: GameState) -> ClaimRoute | None:
+    """The bridge claim waiting for its seat's decision, or ``None``."""
+    pending = state.pending
+    if pending is None or pending.kind != BRIDGE or not isinstance(pending.data, ClaimRoute):
+        return None
+    return pending.data
+
+
+@hookimpl
+def ttr_before_claim(state: GameState, action: ClaimRoute) -> GameState | None:
+    """A claim of a bridge waits for its seat's decision (the claim in the decision's
+    data); any other claim goes through. Nothing is claimed or paid yet."""
+    if not is_bridge(state.board.routes[action.route]):
+        return None
+    return effects.set_pending(state, BRIDGE, action.player, data=action)
+
+
+# ---------------------------------------------------------------------------
+# Open bridges: a connectivity rule for tickets
+# ---------------------------------------------------------------------------
+
+
+@hookimpl
+def ttr_ticket_connections(state: GameState, seat: int) -> list[int]:
+    """The routes besides its own that ``seat``'s tickets may use: every bridge
+    another seat built. Owners are public, so every view, and every bot, agrees."""
+    return [
+        route.id
+        for route in state.board.routes
+        if is_bridge(route) and state.owner(route.id) not in (None, seat)
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Words and advice: replays, ``describe`` and the bots
+# ---------------------------------------------------------------------------
+
+
+@hookimpl
+def ttr_describe_action(state: GameState, action: Action) -> str | None:
+    """The variant's actions in words, after "Seat 1" (all of them public); ``state``
+    is the state before the action, in which it is legal."""
+    board = state.board
+    # Hands name the wild card "wild"; the map may print it otherwise ("joker").
+    words = dict(zip(board.card_names, (*board.colors, board.wild_name), strict=True))
+    if isinstance(action, SwapCards):
+        return f"swapped {SWAP_DISCARD} {action.color} cards"
+    if isinstance(action, PickFaceUp):
+        card = state.display[action.slot]
+        return f"took the face-up {'?' if card is None else words[board.card_names[card]]} card"
+    claim = waiting_bridge(state)
+    if claim is None:
+        return None
+    route = board.routes[claim.route]
+    if isinstance(action, PayExtra):
+        return f"paid one {words[action.card]} card more for the bridge {route.a}–{route.b}"
+    if isinstance(action, GiveUp):
+        return f"gave up the bridge {route.a}–{route.b}"
+    return None
+
+
+@hookimpl
+def ttr_agent_action_purpose(view: PlayerView, action: Action) -> ClaimsRoute | None:
+    """Tell the bots that paying the extra card claims the bridge waiting (a wild
+    weighs as a wild spent); they then pay rather than give up."""
+    shown = view.variants[f"{NAME}.bridge"]
+    if isinstance(action, PayExtra) and shown is not None:
+        return ClaimsRoute(ClaimRoute(*shown).route, wilds=int(action.card == WILD))
+    return None
 
 
 # ---------------------------------------------------------------------------
