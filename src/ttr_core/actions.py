@@ -91,6 +91,29 @@ class KeepTickets(Action):
     tickets: frozenset[int] = attrs.field(converter=_ticket_set)
 
 
+_new_action = object.__new__
+_set_field = object.__setattr__
+
+
+def keep_choices(seat: int, offered: Iterable[int], least: int) -> list[Action]:
+    """Every :class:`KeepTickets` of ``seat`` keeping at least ``least`` of ``offered``.
+
+    Built without the converter that checks a user's ``tickets`` (the subsets
+    are frozensets of the offer's ids already): ``legal_actions`` lists one
+    per subset at every ticket choice, and the check cost a few per cent of a
+    random game.
+    """
+    offered = tuple(offered)
+    choices: list[Action] = []
+    for size in range(least, len(offered) + 1):
+        for subset in itertools.combinations(offered, size):
+            keep = _new_action(KeepTickets)
+            _set_field(keep, "player", seat)
+            _set_field(keep, "tickets", frozenset(subset))
+            choices.append(keep)
+    return choices
+
+
 @attrs.frozen
 class Pass(Action):
     """Do nothing: legal only when no other action is (engine decision E1)."""

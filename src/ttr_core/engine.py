@@ -18,7 +18,16 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    keep_choices,
+)
 from .board import GRAY, Board, derive
 from .errors import (
     ArgumentError,
@@ -580,11 +589,7 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
     elif kind == _SECOND:
         acts = _second_card_actions(state, seat)
     elif kind in (_START, _KEEP):
-        acts = [
-            KeepTickets(seat, subset)
-            for size in range(pending.min_keep, len(pending.offered) + 1)
-            for subset in itertools.combinations(pending.offered, size)
-        ]
+        acts = keep_choices(seat, pending.offered, pending.min_keep)
     else:
         acts = []
     if rules.filter:
