@@ -139,32 +139,20 @@ def _rebuilt(view: PlayerView, rules: GameRules, rng: random.Random, loading: bo
     state = _core(view, rules, rng, shuffle=not loading)
     if rules.determinize:
         state = rules.run_determinize(state, view, rng)
-    _check_rebuilt(state, view, rules, loading)
+    _check_rebuilt(state, view)
     _check_agreement(state, view, rules, loading)
     return state
 
 
-def _check_rebuilt(
-    state: GameState, view: PlayerView, rules: GameRules, loading: bool = False
-) -> None:
+def _check_rebuilt(state: GameState, view: PlayerView) -> None:
     """The rules every state keeps, on a state rebuilt from ``view``: the loader's
-    checks (``serialize._check_state``), then the testing kit's cheap invariants
-    on what the view shows (both routes of a pair claimed where only one may be,
-    which the loader leaves out; cars and the end trigger). A variant's own
-    check refusing what its ``ttr_determinize`` rebuilt from a view that
-    ``player_view`` gave is that variant's fault (``PluginError``)."""
+    checks (``serialize._check_state``, the variants' own ``ttr_check_state``
+    included), then the testing kit's cheap invariants on what the view shows
+    (both routes of a pair claimed where only one may be, which the loader
+    leaves out; cars and the end trigger)."""
     try:
         _check_state(state)
     except DataError as exc:
-        key = exc.path.partition(".")[2]
-        variant = _owner(rules, key) if exc.path.startswith("variant_state.") else None
-        if not loading and variant is not None and rules.determinize:
-            raise PluginError(
-                f"variant {variant!r}: hook ttr_determinize rebuilt a state that the "
-                f"variant's own check refuses: {exc.message}",
-                variant=variant,
-                hook="ttr_determinize",
-            ) from None
         raise _Unreal(_view_path(exc.path, view), f"{exc.path}: {exc.message}") from None
     for check, field in ((route_ownership, "seats"), (car_accounting, "final_turns")):
         for problem in check(state):
