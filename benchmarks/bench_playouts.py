@@ -59,6 +59,8 @@ DEFAULT_CONFIGS = (
     "usa:4",
     "amsterdam:2",
     "amsterdam:4",
+    "europe:2",
+    "europe:5",
     "newyork:2:none",
     "newyork:2:filter",
     "newyork:2:tenth",

@@ -1,12 +1,13 @@
-"""Draw the four built-in boards after a whole game, as SVG and as PNG screenshots.
+"""Draw the five built-in boards after a whole game, as SVG and as PNG screenshots.
 
     python scripts/board_pictures.py                  # docs/pictures/<map>.svg and .png
     python scripts/board_pictures.py --maps usa --width 1600 --out /tmp/pictures
     python scripts/board_pictures.py --no-png         # the SVG pictures only
 
 For each map a seeded game is played to its end by ``route`` bots
-(``ttr_core.agents``), so that the board is full of claims, and drawn with
-``ttr_core.render.svg``. Each SVG is then opened in headless Chromium and
+(``ttr_core.agents``), with the map's own variants (Europe's tunnels, ferries
+and stations are drawn as such), so that the board is full of claims, and
+drawn with ``ttr_core.render.svg``. Each SVG is then opened in headless Chromium and
 screenshot at its own size: what a browser really shows, fonts and all
 (docs/pictures.md). Chromium is the Debian package ``chromium``
 (``apt-get install -y chromium``), or the browser named by ``--chromium`` or
@@ -37,7 +38,7 @@ from ttr_core.simulation import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Players per map: as many as make a crowded board in a game of a few seconds.
-PLAYERS = {"newyork": 3, "nederland": 4, "usa": 4, "amsterdam": 3}
+PLAYERS = {"newyork": 3, "nederland": 4, "usa": 4, "amsterdam": 3, "europe": 5}
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 #: Flags that run Chromium headless here, with nothing fetched from the network.
 CHROMIUM_FLAGS = (
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--maps",
         default=",".join(PLAYERS),
-        help="comma-separated maps (default: the four built-in maps)",
+        help="comma-separated maps (default: the five built-in maps)",
     )
     parser.add_argument("--out", default=str(ROOT / "docs" / "pictures"), help="output folder")
     parser.add_argument("--width", type=int, default=1200, help="picture width in pixels")

@@ -189,7 +189,13 @@ def test_rule_numbers(board: ttr_core.Board) -> None:
     assert rules.end_trigger_cars == 2
     assert rules.both_pair_routes_min_players == 4
     assert all(score == 0 for score in rules.start_scores)
-    assert rules.default_variants == ("longest_route",)
+    assert rules.default_variants == (
+        "tunnels",
+        "ferries",
+        "stations",
+        "long_tickets",
+        "longest_route",
+    )
     assert dict(board.titles) == {"longest_route": "European Express"}
 
 
@@ -256,7 +262,13 @@ def test_every_route_and_ticket_matches_the_printed_game(board: ttr_core.Board) 
 
 def test_a_new_game_uses_the_map_numbers() -> None:
     state = ttr_core.new_game("europe", 3, seed=4)
-    assert state.rules.variants == ("longest_route",)
+    assert state.rules.variants == (
+        "tunnels",
+        "ferries",
+        "stations",
+        "long_tickets",
+        "longest_route",
+    )
     assert all(p.cars == 45 and p.hand.total == 4 for p in state.players)
     assert len(state.pending.offered) == 4  # type: ignore[union-attr]
     with pytest.raises(ttr_core.PlayerCountError):
@@ -319,7 +331,7 @@ def test_show_map_gives_the_provenance(capsys: pytest.CaptureFixture[str]) -> No
     shown = capsys.readouterr().out
     assert "47 locations, 101 routes (11 double), 300 spaces, 110 cards" in shown
     assert "46 tickets (46 printed, 0 generated)" in shown
-    assert "default variants: longest_route" in shown
+    assert "default variants: tunnels, ferries, stations, long_tickets, longest_route" in shown
     assert "provenance: Every route and ticket from two independent data tables" in shown
     assert "source S1: the Board Game Arena implementation" in shown
     assert "NOT verified: positions of the 47 cities" in shown

@@ -310,6 +310,7 @@ def _calls(w: World) -> list[Call]:
         Call("BuildsToken", ttr_core.BuildsToken, (3, 4.0)),
         Call("ClosesRoute", ttr_core.ClosesRoute, (3,)),
         Call("Token", ttr_core.Token, (3, 0, "station")),
+        Call("RouteStyle", ttr_core.RouteStyle, (3, True, 1, "tunnel", "tunnel: outlined")),
         Call("ScoreLine", ttr_core.ScoreLine, ("x", "X", 1, None, (), "all")),
         # stable members (docs/api.md's member tables)
         Call("GameState.owner", state.owner, (0,)),
@@ -409,7 +410,7 @@ CALL_NAMES = [
     "variant_options", "register_variant", "unregister_variant", "rescan_entry_points",
     "set_strict", "is_strict", "Hand", "KeepTickets", "DrawBlind", "DrawFaceUp", "ClaimRoute",
     "DrawTickets", "Pass", "MapField", "VariantOption", "NonSeatOwner", "ActionTemplate",
-    "ScoreLine", "ClaimsRoute", "BuildsToken", "ClosesRoute", "Token",
+    "ScoreLine", "ClaimsRoute", "BuildsToken", "ClosesRoute", "Token", "RouteStyle",
     "GameState.owner", "GameState.is_seat", "GameState.variant", "GameState.with_variant",
     "GameRules.option", "GameRules.title", "Board.location", "Board.location_id",
     "Board.card_index",

@@ -117,7 +117,12 @@ CONFIGS: list[tuple[str, tuple[str, ...], tuple[int, ...], int]] = [
     ("nederland", ("tolls", "neutral"), (2,), 100),
     ("usa", ("longest_route",), (2, 3, 4, 5), 50),
     ("amsterdam", ("merchandise",), (2, 3, 4), 70),
-    ("europe", ("longest_route",), (2, 3, 4, 5), 30),
+    (
+        "europe",
+        ("tunnels", "ferries", "stations", "long_tickets", "longest_route"),
+        (2, 3, 4, 5),
+        20,
+    ),
 ]
 RUNS = [
     pytest.param(m, v, p, n, id=f"{m}-{'+'.join(v) or 'none'}-{p}p")

@@ -33,6 +33,7 @@ from .hookspecs import (
     ClosesRoute,
     MapField,
     NonSeatOwner,
+    RouteStyle,
     Token,
     VariantOption,
 )
@@ -587,6 +588,61 @@ def tokens(impl: HookImpl, result: object, board: Board, players: int) -> list[T
         if type(kind) is not str or not kind.strip() or len(kind) > 40 or not kind.isprintable():
             _bad(impl, f"returned a token of kind {_kind(kind)}: a short word is wanted")
     return found
+
+
+#: The longest legend line of a route style, in characters.
+LEGEND_LENGTH = 100
+
+
+def route_styles(impl: HookImpl, result: object, board: Board) -> list[RouteStyle]:
+    """``ttr_route_styles``: any iterable of :class:`RouteStyle` on the board's
+    routes, each with at most as many wild spaces as the route has spaces, a
+    field name or ``None`` and a one-line legend; an empty legend becomes the
+    variant's name and what the style draws."""
+    if isinstance(result, (str, bytes, bytearray)) or not isinstance(result, Iterable):
+        _bad(impl, f"must return an iterable of RouteStyle objects or None, not {_kind(result)}")
+    routes = board.routes
+    limit = 4 * len(routes) + 100
+    found = _read(impl, result, limit)
+    if len(found) > limit:
+        _bad(impl, f"returned more than {limit} route styles")
+    styles = []
+    for style in found:
+        if not isinstance(style, RouteStyle):
+            _bad(impl, f"must return RouteStyle objects, not {_kind(style)}")
+        route, outline, wilds = style.route, style.outline, style.wild_spaces
+        field, legend = style.field, style.legend
+        if type(route) is not int or not 0 <= route < len(routes):
+            _bad(impl, f"returned a style of route {_kind(route)}: not a route id of the map")
+        if type(outline) is not bool:
+            _bad(impl, f"returned outline {_kind(outline)} for route {route}: True or False")
+        length = routes[route].length
+        if type(wilds) is not int or not 0 <= wilds <= length:
+            _bad(
+                impl,
+                f"returned wild_spaces {_kind(wilds)} for route {route}: a whole number "
+                f"from 0 to its {length} spaces",
+            )
+        if field is not None and (type(field) is not str or not field.isidentifier()):
+            _bad(impl, f"returned field {_kind(field)} for route {route}: a field name or None")
+        if (
+            type(legend) is not str
+            or len(legend) > LEGEND_LENGTH
+            or not (legend.isprintable() and legend.strip() == legend)
+        ):
+            _bad(
+                impl,
+                f"returned legend {_kind(legend)} for route {route}: one line of at most "
+                f"{LEGEND_LENGTH} characters is wanted",
+            )
+        if not legend:
+            drawn = [
+                *(["outlined"] if outline else []),
+                *(["a wild card in each marked space"] if wilds else []),
+            ]
+            style = attrs.evolve(style, legend=f"{impl.variant}: {', '.join(drawn) or 'plain'}")
+        styles.append(style)
+    return styles
 
 
 def non_seat_owners(

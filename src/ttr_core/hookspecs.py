@@ -171,6 +171,28 @@ class Token:
 
 
 @attrs.frozen
+class RouteStyle:
+    """How a variant's route is drawn, declared through :func:`ttr_route_styles`
+    and drawn by :func:`ttr_core.render.svg`.
+
+    ``route`` is a route id. ``outline`` draws a dark outline around the
+    route's spaces (a tunnel); ``wild_spaces`` puts a locomotive mark (the
+    wild card) in that many of its spaces, from its first one (a ferry).
+    ``field`` names the route field of the map the style stands for
+    (``"tunnel"``), so that the field's generic mark is not drawn beside the
+    route as well; ``None`` for none. ``legend`` is the line people read in
+    the picture's legend, ``"name: what it means"`` (``"tunnel: ..."``);
+    styles with the same legend share one line.
+    """
+
+    route: int
+    outline: bool = False
+    wild_spaces: int = 0
+    field: str | None = None
+    legend: str = ""
+
+
+@attrs.frozen
 class ClaimsRoute:
     """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
     it claims route ``route`` for the seat taking it, like the core's
@@ -675,6 +697,21 @@ def ttr_tokens(game: GameState | PlayerView) -> Sequence[Token] | None:
     state and from any seat's view of it, or ``None`` for none. Drawn by
     :func:`ttr_core.render.svg` at their locations in their owner's colour,
     one legend entry per kind.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_route_styles(board: Board, rules: GameRules) -> Iterable[RouteStyle] | None:
+    """How the plugin's routes are drawn (tunnels outlined, ferries with
+    locomotive marks), for pictures.
+
+    Collecting: called once per picture by :func:`ttr_core.render.svg`, never
+    by the engine, with the game's board and rule set (``rules.option(...)``
+    reads an option). Return a :class:`RouteStyle` per route the variant
+    draws its own way, or ``None`` for none. Styles are public and depend on
+    the board and the options, not on the play: a state and every seat's
+    view draw the same.
     """
     raise NotImplementedError
 

@@ -43,7 +43,15 @@ from .errors import (
     UnknownVariantError,
     show,
 )
-from .hookspecs import ENTRY_POINT_GROUP, PROJECT, MapField, NonSeatOwner, Token, VariantOption
+from .hookspecs import (
+    ENTRY_POINT_GROUP,
+    PROJECT,
+    MapField,
+    NonSeatOwner,
+    RouteStyle,
+    Token,
+    VariantOption,
+)
 
 if TYPE_CHECKING:
     from .actions import Action, ClaimRoute
@@ -555,9 +563,11 @@ class GameRules:
     action_space: Impls = attrs.field(repr=False, default=())
     #: ``ttr_ticket_connections``: called by the ticket check (``scoring.completed_tickets``).
     ticket_connections: Impls = attrs.field(repr=False, default=())
-    #: ``ttr_describe_action`` and ``ttr_tokens``: words and pictures, never ``apply``.
+    #: ``ttr_describe_action``, ``ttr_tokens`` and ``ttr_route_styles``: words and
+    #: pictures, never ``apply``.
     describe_action: Impls = attrs.field(repr=False, default=())
     tokens: Impls = attrs.field(repr=False, default=())
+    route_styles: Impls = attrs.field(repr=False, default=())
     #: ``ttr_before_claim``: asked by ``apply`` of a legal ``ClaimRoute`` (the claim pipeline).
     before_claim: Impls = attrs.field(repr=False, default=())
     #: ``ttr_deal_tickets``: asked by the starting deal and ``DrawTickets`` (``ticket_draw``).
@@ -832,6 +842,16 @@ class GameRules:
                 found.extend(hookcheck.tokens(impl, result, self.board, self.players))
         return found
 
+    def run_route_styles(self) -> list[RouteStyle]:
+        """How the variants draw their routes (hook ``ttr_route_styles``), in
+        variant order; called once per picture."""
+        found: list[RouteStyle] = []
+        for impl in self.route_styles:
+            result = impl(self.board, self)
+            if result is not None:
+                found.extend(hookcheck.route_styles(impl, result, self.board))
+        return found
+
     def run_agent_action_purpose(
         self, view: PlayerView, action: Action
     ) -> ClaimsRoute | BuildsToken | ClosesRoute | None:
@@ -1038,6 +1058,7 @@ def _resolve_rules(
         ticket_connections=impls("ttr_ticket_connections"),
         describe_action=impls("ttr_describe_action"),
         tokens=impls("ttr_tokens"),
+        route_styles=impls("ttr_route_styles"),
         before_claim=impls("ttr_before_claim"),
         deal_tickets=impls("ttr_deal_tickets"),
     )

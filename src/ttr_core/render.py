@@ -8,7 +8,9 @@ scores under the board, and the tokens variants put on locations (stations,
 hook ``ttr_tokens``) in their owner's colour. Marks are chosen by the kind of each field, never by
 a variant's name (docs/pictures.md): a true ``bool`` field puts a symbol on
 its location or beside its route, a positive ``int`` field a badge with the
-number.
+number. A variant may draw its routes its own way instead (hook
+``ttr_route_styles``): outlined (tunnels), or with a locomotive in some of
+their spaces (ferries).
 
 The output is plain, self-contained SVG text (nothing to fetch: no fonts, no
 images) and the same bytes for the same input. Each route is a group
@@ -22,14 +24,14 @@ import colorsys
 import hashlib
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set
 
 import attrs
 
 from .board import GRAY, Board, Route
 from .errors import ArgumentError, show
-from .hookspecs import MapField, NonSeatOwner, Token
-from .plugin_manager import declared_map_fields, game_rules
+from .hookspecs import MapField, NonSeatOwner, RouteStyle, Token
+from .plugin_manager import GameRules, declared_map_fields, game_rules
 from .scoring import FinalScores, final_scores
 from .state import GameState, Termination
 from .views import PlayerView, non_seat_owners
@@ -81,6 +83,15 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+#: A locomotive facing forward (+u), wheels down (+v), about 2.3 by 1.4 units:
+#: boiler, cab, chimney and cowcatcher (its three wheels are drawn as circles).
+_LOCOMOTIVE: tuple[tuple[Point, ...], ...] = (
+    ((-0.9, -0.3), (0.35, -0.3), (0.35, 0.3), (-0.9, 0.3)),
+    ((0.3, -0.72), (1.05, -0.72), (1.05, 0.3), (0.3, 0.3)),
+    ((-0.75, -0.68), (-0.45, -0.68), (-0.45, -0.25), (-0.75, -0.25)),
+    ((-0.9, 0.0), (-0.9, 0.55), (-1.22, 0.55)),
+)
 
 
 def svg(
@@ -145,6 +156,8 @@ class _Scene:
     tickets: tuple[int, ...] = ()
     #: The variants' tokens on locations (public: the same from a state or a view).
     tokens: tuple[Token, ...] = ()
+    #: How the variants draw their routes (public: the same from a state or a view).
+    styles: tuple[RouteStyle, ...] = ()
 
 
 def _scores(
@@ -192,9 +205,12 @@ def _scene(game: object, given: object) -> _Scene:
             termination=game.termination,
             scores=scores,
             tokens=tuple(game.rules.run_tokens(game)) if game.rules.tokens else (),
+            styles=_styles(game.rules),
         )
     if isinstance(game, PlayerView):
         scores = _scores(given, len(game.seats), game.is_over, game.termination)
+        options = {variant: dict(values) for variant, values in game.options}
+        rules = game_rules(game.board, len(game.seats), game.variant_names, options)
         owned = {r: s.seat for s in game.seats for r in s.routes}
         return _Scene(
             board=game.board,
@@ -210,16 +226,17 @@ def _scene(game: object, given: object) -> _Scene:
             viewer=game.viewer,
             hand=tuple((name, count) for name, count in game.hand.items() if count),
             tickets=game.tickets,
-            tokens=_view_tokens(game),
+            tokens=tuple(rules.run_tokens(game)) if rules.tokens else (),
+            styles=_styles(rules),
         )
     raise ArgumentError(f"game must be a GameState or a PlayerView, not {type(game).__name__}")
 
 
-def _view_tokens(view: PlayerView) -> tuple[Token, ...]:
-    """The variants' tokens as a seat's view shows them (hook ``ttr_tokens``)."""
-    options = {variant: dict(values) for variant, values in view.options}
-    rules = game_rules(view.board, len(view.seats), view.variant_names, options)
-    return tuple(rules.run_tokens(view)) if rules.tokens else ()
+def _styles(rules: GameRules) -> tuple[RouteStyle, ...]:
+    """The variants' route styles (hook ``ttr_route_styles``) that draw something."""
+    if not rules.route_styles:
+        return ()
+    return tuple(s for s in rules.run_route_styles() if s.outline or s.wild_spaces)
 
 
 def _owners(
@@ -257,11 +274,13 @@ class _Mark:
         return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-def _marks(board: Board) -> tuple[_Mark, ...]:
+def _marks(board: Board, styled: Set[tuple[int, str]] = frozenset()) -> tuple[_Mark, ...]:
     """The ``bool`` and ``int`` fields of ``board`` that mark at least one entry.
 
     An installed plugin's field comes with its kind and doc; a field the map
     declares itself (its ``[fields]`` table) is known by its values alone.
+    A route and field in ``styled`` (a variant's route style stands for the
+    field) gets no mark.
     """
     declared = {(f.table, f.name): f for f in declared_map_fields()}
     marks: list[_Mark] = []
@@ -273,6 +292,8 @@ def _marks(board: Board) -> tuple[_Mark, ...]:
             kind = _kind(field, values)
             if not kind:
                 continue
+            if table == "routes" and styled:
+                values = [v for r, v in enumerate(values) if (r, name) not in styled]
             shape = next(symbols, "ring") if kind == "symbol" else "badge"
             mark = _Mark(table, name, kind, shape, field.doc if field is not None else "")
             if any(mark.shows(v) for v in values):
@@ -441,6 +462,31 @@ class _Placed:
     value: object
 
 
+@attrs.frozen
+class _Style:
+    """The styles of one route, merged over the variants: outlined if any says
+    so, the most wild spaces any asks, the fields they stand for, their legends."""
+
+    outline: bool = False
+    wilds: int = 0
+    fields: tuple[str, ...] = ()
+    legends: tuple[str, ...] = ()
+
+
+def _merge_styles(styles: Sequence[RouteStyle]) -> dict[int, _Style]:
+    merged: dict[int, _Style] = {}
+    for style in styles:
+        old = merged.get(style.route, _Style())
+        field = style.field
+        merged[style.route] = _Style(
+            old.outline or style.outline,
+            max(old.wilds, style.wild_spaces),
+            old.fields + ((field,) if field is not None and field not in old.fields else ()),
+            old.legends + ((style.legend,) if style.legend not in old.legends else ()),
+        )
+    return merged
+
+
 class _Drawing:
     """One picture: sizes from the width and the board, then every part placed
     (routes, their marks, then the names where they cover least) and written."""
@@ -465,7 +511,9 @@ class _Drawing:
         self.dots = [_grow((x, y, x, y), self.dot) for x, y in self.at]
         self.car_w = self._car_width()
         self.lines = [self._line(route) for route in board.routes]
-        self.marks = _marks(board)
+        self.styles = _merge_styles(scene.styles)
+        self.styled = {(r, field) for r, style in self.styles.items() for field in style.fields}
+        self.marks = _marks(board, self.styled)
         self.mark_boxes: list[Box] = []
         self.route_marks = self._place_route_marks()
         self.labels = self._place_labels()
@@ -532,7 +580,13 @@ class _Drawing:
                 value = route.extra.get(mark.name)
                 if mark.table != "routes" or not mark.shows(value):
                     continue
-                shared = partner is not None and partner.extra.get(mark.name) == value
+                if (route.id, mark.name) in self.styled:
+                    continue  # the route's style stands for the field
+                shared = (
+                    partner is not None
+                    and partner.extra.get(mark.name) == value
+                    and (partner.id, mark.name) not in self.styled
+                )
                 if shared and partner is not None and partner.id < route.id:
                     continue  # drawn with the partner
                 shown.append((mark, value, shared))
@@ -663,12 +717,19 @@ class _Drawing:
                 classes += ["claimed", f"{owner[0]}-{owner[1]}"]
                 owned_by = f"claimed by {self._owner_name(owner)}"
             tip = f"{route.a} – {route.b}: {route.color}, {route.length} spaces, {owned_by}"
+            style = self.styles.get(route.id)
+            wilds = ""
+            if style is not None:  # a variant's own way (hook ttr_route_styles)
+                classes += ["outlined"] if style.outline else []
+                classes += ["wild-spaces"] if style.wilds else []
+                wilds = f' data-wild-spaces="{style.wilds}"' if style.wilds else ""
+                tip = "; ".join((tip, *style.legends))
             yield (
                 f'<g id="route-{route.id}" class="{" ".join(classes)}" '
-                f'data-color="{_esc(route.color)}" data-length="{route.length}">'
+                f'data-color="{_esc(route.color)}" data-length="{route.length}"{wilds}>'
             )
             yield f"<title>{_esc(tip)}</title>"
-            yield from self._cars(route, line, owner)
+            yield from self._cars(route, line, owner, style)
             for placed in self.route_marks.get(route.id, ()):
                 yield from self._mark(placed)
             yield "</g>"
@@ -682,9 +743,17 @@ class _Drawing:
         kind, index = owner
         return f"seat {index}" if kind == "seat" else self.scene.others[index].name
 
-    def _cars(self, route: Route, line: _Line, owner: tuple[str, int] | None) -> Iterator[str]:
+    def _cars(
+        self,
+        route: Route,
+        line: _Line,
+        owner: tuple[str, int] | None,
+        style: _Style | None = None,
+    ) -> Iterator[str]:
         """The route's spaces: empty ones light, in the route's colour; claimed
-        ones solid, in the owner's colour, each with a white peg (a train)."""
+        ones solid, in the owner's colour, each with a white peg (a train).
+        A ``style`` outlines each space, and draws a locomotive in its first
+        wild spaces (white in place of the peg on a claimed route)."""
         if owner is None:
             paint = f'fill="{_fill(route.color, 0.3)}" stroke="#3a3a3a"'
             stroke_w = 0.8 * self.scale
@@ -695,6 +764,7 @@ class _Drawing:
         nx, ny = line.normal[0] * self.car_w / 2, line.normal[1] * self.car_w / 2
         gap = min(2.5 * self.scale, line.length / (4 * route.length))
         car = (line.length - gap * (route.length - 1)) / route.length
+        wilds = 0 if style is None else style.wilds
         for i in range(route.length):
             t = i * (car + gap)
             a = (line.start[0] + d[0] * t, line.start[1] + d[1] * t)
@@ -705,16 +775,61 @@ class _Drawing:
                 (b[0] - nx, b[1] - ny),
                 (a[0] - nx, a[1] - ny),
             )
+            if style is not None and style.outline:
+                yield self._outline(a, b, line.normal, self.car_w, gap)
             yield (
                 f'<polygon class="car" points="{_points(corners)}" {paint} '
                 f'stroke-width="{_n(stroke_w)}" stroke-linejoin="round"/>'
             )
-            if owner is not None:
+            if i < wilds:
+                fill = "#ffffff" if owner is not None else "#1d1d1d"
+                yield self._locomotive(a, b, self.car_w, fill)
+            elif owner is not None:
                 cx, cy = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
                 yield (
                     f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(self.car_w * 0.19)}" '
                     'fill="#ffffff" fill-opacity="0.85"/>'
                 )
+
+    def _outline(self, a: Point, b: Point, normal: Point, thick: float, gap: float) -> str:
+        """A dark frame around the space from ``a`` to ``b`` (``thick`` across),
+        within half the ``gap`` between spaces, so that neighbours' frames touch
+        at most."""
+        grow = min(1.6 * self.scale, gap * 0.5)
+        width = min(1.5 * self.scale, grow * 1.2)
+        length = math.dist(a, b) or 1.0
+        d = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
+        half = thick / 2 + grow
+        nx, ny = normal[0] * half, normal[1] * half
+        p = (a[0] - d[0] * grow, a[1] - d[1] * grow)
+        q = (b[0] + d[0] * grow, b[1] + d[1] * grow)
+        corners = [(p[0] + nx, p[1] + ny), (q[0] + nx, q[1] + ny)]
+        corners += [(q[0] - nx, q[1] - ny), (p[0] - nx, p[1] - ny)]
+        return (
+            f'<polygon class="outline" points="{_points(corners)}" fill="none" '
+            f'stroke="#141414" stroke-width="{_n(width)}" stroke-linejoin="round"/>'
+        )
+
+    def _locomotive(self, a: Point, b: Point, thick: float, fill: str) -> str:
+        """A small locomotive (the wild card) inside the space from ``a`` to ``b``,
+        ``thick`` across: upright, facing along the space, as large as fits."""
+        length = math.dist(a, b) or 1.0
+        d = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
+        if d[0] < 0 or (d[0] == 0 and d[1] < 0):
+            d = (-d[0], -d[1])  # never upside down
+        down = (-d[1], d[0])
+        size = min(thick * 0.82 / 1.4, length * 0.8 / 2.3)
+        cx, cy = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+        def at(u: float, v: float) -> Point:
+            return (cx + (u * d[0] + v * down[0]) * size, cy + (u * d[1] + v * down[1]) * size)
+
+        parts = [f'<polygon points="{_points([at(u, v) for u, v in s])}"/>' for s in _LOCOMOTIVE]
+        parts += [
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.21 * size)}"/>'
+            for x, y in (at(u, 0.43) for u in (-0.55, 0.05, 0.62))
+        ]
+        return f'<g class="wild-space" fill="{fill}">{"".join(parts)}</g>'
 
     # -- marks ---------------------------------------------------------------------
 
@@ -880,6 +995,11 @@ class _Drawing:
             panel.text(f"Your tickets: {tickets}", "tickets")
         for mark in self.marks:
             panel.legend(mark)
+        drawn: dict[str, tuple[bool, bool]] = {}
+        for style in scene.styles:  # one line per legend, drawn as its first style
+            drawn.setdefault(style.legend, (style.outline, style.wild_spaces > 0))
+        for legend, (outline, wild) in drawn.items():
+            panel.style(legend, outline, wild)
         for kind in dict.fromkeys(token.kind for token in scene.tokens):
             panel.token(kind)
         return panel
@@ -920,6 +1040,10 @@ class _Panel:
         """A legend line for the tokens of ``kind``."""
         self.items.append(("token", (kind,)))
 
+    def style(self, legend: str, outline: bool, wild: bool) -> None:
+        """A legend line for a variant's route style, with a space drawn that way."""
+        self.items.append(("style", (legend, "outline" if outline else "", "wild" if wild else "")))
+
     def render(self, top: float) -> Iterator[str]:
         x = self.drawing.margin
         yield f'<g class="panel" font-size="{_n(self.font)}" fill="#1d1d1d">'
@@ -934,6 +1058,8 @@ class _Panel:
                 yield f'<text class="{ident}" x="{x}" y="{_n(base)}">{_esc(text)}</text>'
             elif kind == "token":
                 yield from self._token_legend(x, base, data[0])
+            elif kind == "style":
+                yield from self._style_legend(x, base, *data)
             else:
                 yield from self._legend(x, base, self.legends[int(data[0])])
         yield "</g>"
@@ -962,6 +1088,34 @@ class _Panel:
             f'<text x="{_n(x + size * 3.5)}" y="{_n(base)}"><tspan font-weight="bold">'
             f"{_esc(kind)}</tspan> (a token on a location, in its owner's colour)</text>"
         )
+        yield "</g>"
+
+    def _style_legend(
+        self, x: float, base: float, legend: str, outline: str, wild: str
+    ) -> Iterator[str]:
+        drawing = self.drawing
+        thick = self.font * 0.6
+        a = (x + self.font * 0.15, base - self.font * 0.35)
+        b = (a[0] + self.font * 1.1, a[1])
+        half = thick / 2
+        corners = [(a[0], a[1] - half), (b[0], b[1] - half)]
+        corners += [(b[0], b[1] + half), (a[0], a[1] + half)]
+        yield '<g class="legend style-legend">'
+        if outline:
+            yield drawing._outline(a, b, (0.0, 1.0), thick, self.font * 0.3)
+        yield (
+            f'<polygon class="sample" points="{_points(corners)}" fill="{_fill(GRAY, 0.3)}" '
+            f'stroke="#3a3a3a" stroke-width="{_n(0.8 * drawing.scale)}" stroke-linejoin="round"/>'
+        )
+        if wild:
+            yield drawing._locomotive(a, b, thick, "#1d1d1d")
+        name, colon, rest = legend.partition(": ")
+        words = (
+            f'<tspan font-weight="bold">{_esc(name)}</tspan>: {_esc(rest)}'
+            if colon
+            else _esc(legend)
+        )
+        yield f'<text x="{_n(x + self.font * 1.75)}" y="{_n(base)}">{words}</text>'
         yield "</g>"
 
     def _legend(self, x: float, base: float, mark: _Mark) -> Iterator[str]:
