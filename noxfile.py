@@ -29,7 +29,7 @@ def typecheck(session: nox.Session) -> None:
     """mypy --strict over the library and the built-in plugins, with the extras whose
     types the library uses (the testing kit's hypothesis, the adapters' NumPy and
     Gymnasium)."""
-    session.install(".[testing,openspiel,pettingzoo]", "mypy>=1.10")
+    session.install(".[testing,openspiel,pettingzoo,serve]", "mypy>=1.10")
     session.run("mypy", "--strict", "src", "plugins", f"{EXAMPLE}/src")
 
 

@@ -1,4 +1,5 @@
 """The ``ttr`` command: simulate games between random players and summarise them;
+``ttr play`` and ``ttr serve`` let a person play the bots (terminal, browser);
 ``ttr replay`` replays a saved game; ``ttr verify`` checks the rules' invariants;
 ``ttr simulate`` plays many games between bots on every core (docs/bots.md)."""
 
@@ -67,9 +68,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="ttr",
         description="Simulate Ticket to Ride games between random players on a built-in map "
         "(or a map file) and print the result.",
-        epilog="Also: 'ttr replay FILE' replays a saved game; 'ttr verify --map MAP' checks "
-        "every rules invariant over random games (docs/testing.md); 'ttr simulate --agents "
-        "route,random --games 10000' plays bots on every core (docs/bots.md).",
+        epilog="Also: 'ttr play' plays the bots in the terminal (docs/play.md); 'ttr serve' "
+        "in the browser (docs/serve.md); 'ttr replay FILE' replays a saved game; 'ttr verify "
+        "--map MAP' checks every rules invariant over random games (docs/testing.md); 'ttr "
+        "simulate --agents route,random --games 10000' plays bots on every core (docs/bots.md).",
     )
     add_game_arguments(parser, options_listed_by="--list")
     parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
@@ -538,6 +540,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .simulate_cli import main as simulate_main
 
         return simulate_main(argv[1:])
+    if argv and argv[0] == "play":
+        from .play import main as play_main
+
+        return play_main(argv[1:])
+    if argv and argv[0] == "serve":
+        # The web app (docs/serve.md): Starlette is imported only if it is there.
+        from .serve.command import main as serve_main
+
+        return serve_main(argv[1:])
     args = _parser().parse_args(argv)
     if args.list:
         _print_list()

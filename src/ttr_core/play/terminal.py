@@ -1,0 +1,281 @@
+"""``ttr play``: a person plays one or more seats in the terminal against the
+built-in bots (docs/play.md).
+
+:class:`Session` runs one game between the person's seats, answered through
+``ask`` and ``say``, and bots (:func:`ttr_core.agents.make_agent`), which see
+only their own seat's view. The person sees the board through their seat's
+:class:`~ttr_core.PlayerView` and the other seats' moves as
+:func:`ttr_core.describe` tells them to that seat: nothing of a bot's hand,
+tickets or draws from the deck reaches the screen before the final score
+sheet. Moves are applied with ``apply``'s ``seat`` and ``expect_ply``
+guards, as a server would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .. import (
+    Action,
+    GameState,
+    OptionError,
+    Termination,
+    TtrError,
+    apply,
+    describe,
+    end_game,
+    final_scores,
+    is_over,
+    legal_actions,
+    new_game,
+    non_seat_owners,
+    player_score_sheets,
+    player_view,
+    variant_options,
+)
+from ..agents import Agent, agent_names, make_agent
+from ..cli import add_game_arguments
+from . import moves, text
+
+#: The bots' style unless ``--bots`` says otherwise.
+DEFAULT_BOTS = "route"
+
+
+class Session:
+    """One game of ``ttr play``.
+
+    ``humans`` are the seats the person plays (0-based); ``bots`` the agent
+    of every other seat. ``ask(prompt)`` returns what the person typed
+    (``EOFError`` when there is no more input: they resign); ``say(text)``
+    shows text. ``seed`` seeds the bots' own choices.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        humans: Sequence[int],
+        bots: Mapping[int, Agent],
+        *,
+        ask: Callable[[str], str],
+        say: Callable[[str], None],
+        seed: int = 0,
+    ) -> None:
+        self.state = state
+        self.humans = tuple(sorted(humans))
+        self.bots = dict(bots)
+        self.ask = ask
+        self.say = say
+        self.rngs = {seat: random.Random(f"ttr play {seed} {seat}") for seat in self.bots}
+        #: What each of the person's seats has not been shown yet.
+        self.news: dict[int, list[str]] = {seat: [] for seat in self.humans}
+
+    def run(self) -> int:
+        """Play the game to its end; the exit status."""
+        last: int | None = None
+        while not is_over(self.state):
+            seat = self.state.current_player
+            assert seat is not None
+            if seat in self.humans:
+                if len(self.humans) > 1 and last is not None and last != seat:
+                    self._ask_or_eof(f"{text.player(seat)}'s turn: press Enter> ")
+                last = seat
+                action = self._decide(seat)
+                if action is None:
+                    self._resign(seat)
+                    break
+            else:
+                view = player_view(self.state, seat)
+                action = self.bots[seat].act(view, legal_actions(self.state), self.rngs[seat])
+            self._play(seat, action)
+        scores = final_scores(self.state)
+        self.say(
+            text.final(scores, self.state.board, humans=self.humans, forfeit=self.state.forfeit)
+        )
+        return 0
+
+    def _ask_or_eof(self, prompt: str) -> str | None:
+        try:
+            return self.ask(prompt)
+        except EOFError:
+            return None
+
+    def _play(self, seat: int, action: Action) -> None:
+        before = self.state
+        self.state = apply(before, action, seat=seat, expect_ply=before.ply)
+        for viewer in self.humans:
+            # Each of the person's seats learns the move as describe tells it
+            # to that seat: its own draws in full, another seat's redacted.
+            line = text.event(describe(before, action, seat=viewer), viewer, self.humans)
+            self.news[viewer].append(line)
+        if before.rules.variants:
+            self._other_claims(before)
+
+    def _other_claims(self, before: GameState) -> None:
+        old = {o.owner: set(o.routes) for o in non_seat_owners(before)}
+        for other in non_seat_owners(self.state):
+            for route in other.routes:
+                if route not in old.get(other.owner, set()):
+                    line = f"{other.name.capitalize()} claimed {text.route(before.board, route)}"
+                    for viewer in self.humans:
+                        self.news[viewer].append(line)
+
+    def _resign(self, seat: int) -> None:
+        self.state = end_game(self.state, Termination.RESIGNATION, seat)
+
+    def _decide(self, seat: int) -> Action | None:
+        """The person's move for ``seat``, or ``None`` when they resign."""
+        state = self.state
+        view = player_view(state, seat)
+        legal = legal_actions(state)
+        menu = moves.build(view, legal, lambda action: self._variant_words(action))
+        both = state.rules.both_pair_routes_usable
+        sheets = player_score_sheets(state, seat)
+        board = text.screen(
+            view,
+            humans=self.humans,
+            both_pairs=both,
+            sheet=sheets[seat],
+            events=tuple(self.news[seat]),
+        )
+        self.news[seat].clear()
+        self.say(f"{board}\n{menu.text()}")
+        prompt = moves.prompt(view, menu)
+        while True:
+            typed = self._ask_or_eof(prompt)
+            if typed is None:
+                self.say("\nNo more input: you resign.")
+                return None
+            chosen = moves.choose(menu, typed)
+            if isinstance(chosen, Action):
+                return chosen
+            if chosen is moves.Command.QUIT:
+                self.say("You resign.")
+                return None
+            if chosen is moves.Command.HELP:
+                self.say(moves.HELP)
+            elif chosen is moves.Command.SCORES:
+                title = "Score sheets as you may see them (tickets of others hidden):"
+                self.say(text.sheets(sheets, humans=self.humans, title=title))
+            elif chosen is moves.Command.ROUTES:
+                self.say(text.all_routes(view, humans=self.humans, both_pairs=both))
+            elif chosen is moves.Command.BOARD:
+                self.say(f"{board}\n{menu.text()}")
+            else:
+                self.say(chosen)
+
+    def _variant_words(self, action: Action) -> str:
+        """A variant's move in its own words, told as another seat would learn
+        it when that says more than its class (so that words about what a move
+        turns up are not shown before it is made)."""
+        state = self.state
+        seat = action.player
+        other = (seat + 1) % state.num_players
+        told = text.predicate(describe(state, action, seat=other))
+        if told == f"played {type(action).__name__}":
+            told = text.predicate(describe(state, action, seat=seat))
+        return told
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ttr play",
+        description="Play Ticket to Ride in the terminal against the built-in bots.",
+        epilog="In the game, type ? for the commands. docs/play.md tells more.",
+    )
+    add_game_arguments(parser, options_listed_by="'ttr --list'")
+    parser.add_argument(
+        "--seats",
+        default="1",
+        help="the seats you play, counted from 1, comma-separated (default: 1)",
+    )
+    parser.add_argument(
+        "--bots",
+        default=DEFAULT_BOTS,
+        help=f"the bots' style, or styles comma-separated, one per bot seat in turn "
+        f"({', '.join(agent_names())}; default: {DEFAULT_BOTS})",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed of the game, for a game you can play again (default: fresh)"
+    )
+    return parser
+
+
+def _options(given: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``VARIANT.NAME=VALUE`` strings as an options table, each value read as its
+    option's declared type (``new_game`` checks the rest)."""
+    options: dict[str, dict[str, Any]] = {}
+    for item in given:
+        key, eq, value = item.partition("=")
+        variant, dot, name = key.rpartition(".")
+        if not eq or not dot or not variant or not name:
+            raise OptionError(f"--option takes VARIANT.NAME=VALUE, not {item!r}")
+        kind = {o.name: o.type for o in variant_options(variant)}.get(name, str)
+        typed: Any = value
+        if kind is bool:
+            word = value.strip().lower()
+            if word not in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+                raise OptionError(f"--option {item!r}: expected true or false")
+            typed = word in ("true", "yes", "on", "1")
+        elif kind is not str:
+            try:
+                typed = kind(value)
+            except ValueError:
+                raise OptionError(f"--option {item!r}: expected a number") from None
+        options.setdefault(variant, {})[name] = typed
+    return options
+
+
+def _seats(given: str, players: int) -> list[int]:
+    seats = []
+    for part in given.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= players:
+            raise OptionError(f"--seats takes seats from 1 to {players}, not {given!r}")
+        seats.append(int(part) - 1)
+    return sorted(set(seats))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``ttr play``: returns the exit status."""
+    args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    variants = None
+    if args.variants is not None:
+        variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    try:
+        styles = [s.strip() for s in args.bots.split(",") if s.strip()] or [DEFAULT_BOTS]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            state = new_game(
+                args.map,
+                args.players,
+                seed=args.seed,
+                variants=variants,
+                options=_options(args.option),
+                tickets=args.tickets,
+            )
+        humans = _seats(args.seats, state.num_players)
+        bot_seats = [s for s in range(state.num_players) if s not in humans]
+        style = {seat: styles[i % len(styles)] for i, seat in enumerate(bot_seats)}
+        bots = {seat: make_agent(name) for seat, name in style.items()}
+    except (TtrError, OSError) as exc:
+        print(f"ttr play: {exc}", file=sys.stderr)
+        return 2
+    for warning in caught:
+        print(f"Note: {warning.message}")
+    variant_names = ", ".join(state.rules.variants) or "none"
+    who = ", ".join(
+        f"{text.player(s)}: " + ("you" if s in humans else f"{style[s]} bot")
+        for s in range(state.num_players)
+    )
+    print(f"{state.board.name}, {state.num_players} players ({who}); variants: {variant_names}")
+    session = Session(state, humans, bots, ask=input, say=print, seed=state.seed)
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        print("\nInterrupted: the game is not saved.")
+        return 130

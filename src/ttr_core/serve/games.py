@@ -1,0 +1,472 @@
+"""The games of ``ttr serve``: kept in memory, bounded, one lock per game.
+
+Everything here is built on the public API only: ``new_game``, seat-bound
+moves (``apply(state, action, seat=, expect_ply=)``), ``player_view``,
+``player_score_sheets``, ``describe(..., seat=)``, the JSON converter
+(``to_data``/``from_data``), the records (``RecordLines``, ``from_jsonl``,
+``replay``), the bots (``ttr_core.agents.make_agent``) and the pictures
+(``ttr_core.render.svg``). No web framework is imported: the app
+(:mod:`ttr_core.serve.app`) calls :class:`GameStore` and answers what it
+returns.
+
+What reaches the person is :func:`status`: a function of their seat's
+``PlayerView``, their own legal moves, their own score sheet and the event
+lines told as their seat may know them. The game state (the seed, the
+deck, the bots' hands and tickets) never leaves the store; the record,
+which holds the seed, is given only once the game is over.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import ttr_core
+from ttr_core.agents import Agent, agent_names, make_agent
+from ttr_core.render import CARD_FILLS, svg
+
+__all__ = [
+    "MAX_GAMES",
+    "MAX_RECORD",
+    "MAX_REPLAYS",
+    "Game",
+    "GameStore",
+    "Replay",
+    "ServeError",
+    "move_label",
+    "status",
+]
+
+#: Games kept at once; the one used longest ago makes room for a new one.
+MAX_GAMES = 100
+#: Replays kept at once (a replay holds every state of its game).
+MAX_REPLAYS = 16
+#: The largest record a person may upload for a replay (characters).
+MAX_RECORD = 2_000_000
+#: Bot moves made in one go at most: a game never needs nearly so many
+#: (a guard against a bot and a variant passing forever).
+_MAX_BOT_MOVES = 20_000
+#: Width of the board picture, in pixels (the page scales it).
+_WIDTH = 1000
+
+
+class ServeError(Exception):
+    """A request the store refuses: an HTTP ``status``, a short ``code`` and a message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(eq=False)
+class Game:
+    """One game: its current state, the person's seat, a bot per other seat."""
+
+    id: str
+    state: ttr_core.GameState
+    seat: int
+    agents: dict[int, Agent]
+    bot_names: dict[int, str]
+    rng: random.Random
+    record: ttr_core.RecordLines
+    events: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    used: float = field(default_factory=time.monotonic)
+
+
+@dataclass(eq=False)
+class Replay:
+    """Every state of a finished (or recorded) game, and a line per action."""
+
+    id: str
+    states: list[ttr_core.GameState]
+    lines: list[str]
+    used: float = field(default_factory=time.monotonic)
+
+
+class GameStore:
+    """The games and replays of one server, in memory, safe to call from many threads.
+
+    ``map``, ``players`` and ``bots`` are the defaults of a new game; ``seed``
+    (for tests and pictures only) makes every game the same: without it each
+    game gets a fresh secret seed from ``new_game``.
+    """
+
+    def __init__(
+        self,
+        *,
+        map: str = "newyork",
+        players: int = 2,
+        bots: Sequence[str] = ("route",),
+        seed: int | None = None,
+        max_games: int = MAX_GAMES,
+        max_replays: int = MAX_REPLAYS,
+    ) -> None:
+        self.map = map
+        self.players = players
+        self.bots = tuple(bots)
+        self.seed = seed
+        self.max_games = max_games
+        self.max_replays = max_replays
+        self._games: dict[str, Game] = {}
+        self._replays: dict[str, Replay] = {}
+        self._lock = threading.Lock()  # guards the two dicts, never held during a move
+
+    # -- games ----------------------------------------------------------------
+
+    def create(self, body: Any) -> Game:
+        """A new game from ``{"map", "players", "bots"}`` (each optional): the
+        person plays seat 0, the bots the others; bots move until it is the
+        person's turn."""
+        if body is None:
+            body = {}
+        if not isinstance(body, dict) or not set(body) <= {"map", "players", "bots"}:
+            raise ServeError(400, "bad_request", 'expected {"map", "players", "bots"}')
+        map_name = body.get("map", self.map)
+        players = body.get("players", self.players)
+        bots = body.get("bots", list(self.bots))
+        # new_game also opens map files by path: the page may name only a map
+        # the server offers.
+        if not isinstance(map_name, str) or map_name not in ttr_core.available_maps():
+            raise ServeError(
+                400, "unknown_map", f"map must be one of {', '.join(ttr_core.available_maps())}"
+            )
+        if type(players) is not int:
+            raise ServeError(400, "bad_request", "players must be an integer")
+        if (
+            not isinstance(bots, list)
+            or not bots
+            or not all(isinstance(b, str) and b in agent_names() for b in bots)
+        ):
+            raise ServeError(
+                400, "unknown_bot", f"bots must be a list of: {', '.join(agent_names())}"
+            )
+        state = ttr_core.new_game(map_name, players, seed=self.seed)  # checks the count
+        seat = 0
+        names = {
+            other: bots[(other - 1) % len(bots)]
+            for other in range(state.num_players)
+            if other != seat
+        }
+        rng = random.Random(self.seed if self.seed is not None else secrets.randbits(64))
+        game = Game(
+            id=secrets.token_urlsafe(16),
+            state=state,
+            seat=seat,
+            agents={other: make_agent(name) for other, name in names.items()},
+            bot_names=names,
+            rng=rng,
+            record=ttr_core.RecordLines(state),
+        )
+        bots_told = ", ".join(f"Seat {other}: {name}" for other, name in names.items())
+        game.events.append(
+            f"New game of {state.board.name}: you are Seat {seat}; the bots: {bots_told}"
+        )
+        with game.lock:
+            self._play_bots(game)
+        with self._lock:
+            while len(self._games) >= self.max_games:
+                oldest = min(self._games.values(), key=lambda g: g.used)
+                del self._games[oldest.id]
+            self._games[game.id] = game
+        return game
+
+    def get(self, game_id: str) -> Game:
+        """The game ``game_id`` (a 404 :class:`ServeError` if there is none)."""
+        with self._lock:
+            game = self._games.get(game_id)
+        if game is None:
+            raise ServeError(404, "unknown_game", "no such game (it may have ended long ago)")
+        game.used = time.monotonic()
+        return game
+
+    def status(self, game_id: str, *, board: bool = True) -> dict[str, Any]:
+        """What the person may see of game ``game_id`` now (``board``: with the
+        picture)."""
+        game = self.get(game_id)
+        with game.lock:
+            return status(game, board=board)
+
+    def move(self, game_id: str, body: Any, *, board: bool = True) -> dict[str, Any]:
+        """Apply the person's ``{"ply": n, "action": {...}}``, then the bots'
+        moves; answer the person's status. The action must be the person's
+        seat's and chosen at the current ply: ``apply`` refuses a forged seat
+        (``wrong_seat``) and a stale or repeated move (``stale_move``)."""
+        if not isinstance(body, dict) or set(body) != {"ply", "action"}:
+            raise ServeError(400, "bad_request", 'expected {"ply": ..., "action": ...}')
+        ply = body["ply"]
+        if type(ply) is not int:
+            raise ServeError(400, "bad_request", "ply must be an integer")
+        action: ttr_core.Action = ttr_core.from_data(body["action"], ttr_core.Action)
+        game = self.get(game_id)
+        with game.lock:
+            self._apply(game, action, ply)
+            self._play_bots(game)
+            return status(game, board=board)
+
+    def record(self, game_id: str) -> tuple[str, str]:
+        """The game record as JSON Lines and a file name for it: only once the
+        game is over, since the record holds the seed and so every card."""
+        game = self.get(game_id)
+        with game.lock:
+            if not game.state.is_over:
+                raise ServeError(409, "game_not_over", "the record is given once the game is over")
+            return game.record.text(), f"ttr-{game.state.board.id}-{game.id[:8]}.jsonl"
+
+    def _apply(self, game: Game, action: ttr_core.Action, ply: int | None) -> None:
+        before = game.state
+        # seat: the person moves for their own seat only (wrong_seat);
+        # expect_ply: a move sent twice or chosen at another ply is refused.
+        after = ttr_core.apply(before, action, seat=game.seat, expect_ply=ply)
+        self._commit(game, before, action, after)
+
+    def _commit(
+        self,
+        game: Game,
+        before: ttr_core.GameState,
+        action: ttr_core.Action,
+        after: ttr_core.GameState,
+    ) -> None:
+        line = ttr_core.describe(before, action, seat=game.seat)
+        game.record.append(action)
+        game.events.append(line)
+        game.state = after
+
+    def _play_bots(self, game: Game) -> None:
+        """The bots' moves until the person is to decide or the game is over."""
+        for _ in range(_MAX_BOT_MOVES):
+            state = game.state
+            legal = ttr_core.legal_actions(state)
+            if not legal or legal[0].player == game.seat:
+                return
+            bot = legal[0].player
+            action = game.agents[bot].act(ttr_core.player_view(state, bot), legal, game.rng)
+            after = ttr_core.apply(state, action, seat=bot, expect_ply=state.ply)
+            self._commit(game, state, action, after)
+        raise ServeError(500, "stuck", "the bots did not give the turn back")
+
+    # -- replays --------------------------------------------------------------
+
+    def replay_of_game(self, game_id: str) -> Replay:
+        """A replay of the finished game ``game_id`` (every card shown)."""
+        text, _ = self.record(game_id)
+        return self._add_replay(ttr_core.from_jsonl(text), game_id)
+
+    def replay_upload(self, text: str) -> Replay:
+        """A replay of an uploaded JSON Lines record (checked as ``from_jsonl``
+        and ``replay`` check it: a record of a built-in map only)."""
+        if len(text) > MAX_RECORD:
+            raise ServeError(413, "too_large", f"a record is at most {MAX_RECORD} characters")
+        record = ttr_core.from_jsonl(text)
+        if record.map not in ttr_core.available_maps():
+            raise ServeError(400, "unknown_map", "a replay is of a built-in map only")
+        return self._add_replay(record, secrets.token_urlsafe(16))
+
+    def replay(self, replay_id: str) -> Replay:
+        """The replay ``replay_id`` (a 404 :class:`ServeError` if there is none)."""
+        with self._lock:
+            found = self._replays.get(replay_id)
+        if found is None:
+            raise ServeError(404, "unknown_replay", "no such replay")
+        found.used = time.monotonic()
+        return found
+
+    def replay_step(self, replay_id: str, step: int) -> dict[str, Any]:
+        """The picture of step ``step`` (0: the set-up) and the line of the action
+        that led to it."""
+        found = self.replay(replay_id)
+        if not 0 <= step < len(found.states):
+            raise ServeError(400, "bad_step", f"step must be from 0 to {len(found.states) - 1}")
+        state = found.states[step]
+        return {
+            "replay": found.id,
+            "map": state.board.name,
+            "step": step,
+            "steps": len(found.states),
+            "line": found.lines[step - 1] if step else "The set-up",
+            "svg": _inline(svg(state, width=_WIDTH)),
+        }
+
+    def _add_replay(self, record: ttr_core.GameRecord, replay_id: str) -> Replay:
+        states = list(ttr_core.replay(record))
+        lines = [
+            ttr_core.describe(before, action, seat=None)
+            for before, action in zip(states, record.actions, strict=False)
+        ]
+        if record.termination is not None:
+            lines.append(f"The game ended: {record.termination}")
+        found = Replay(replay_id, states, lines)
+        with self._lock:
+            while len(self._replays) >= self.max_replays:
+                oldest = min(self._replays.values(), key=lambda r: r.used)
+                del self._replays[oldest.id]
+            self._replays[replay_id] = found
+        return found
+
+
+# ---------------------------------------------------------------------------
+# What the person sees
+# ---------------------------------------------------------------------------
+
+
+def status(game: Game, *, board: bool = True) -> dict[str, Any]:
+    """The person's status: their view (and its picture, unless ``board`` is
+    false), their legal moves (when they decide), their own score sheet, the
+    event lines as their seat knows them and, once the game is over, the final
+    scores. Nothing else of the state."""
+    state, seat = game.state, game.seat
+    view = ttr_core.player_view(state, seat)
+    the_board = view.board
+    legal = [a for a in ttr_core.legal_actions(state) if a.player == seat]
+    sheet = ttr_core.player_score_sheets(state, seat)[seat]
+    ticket_lines = {line.ref: line for line in sheet.lines if line.kind == "ticket"}
+    scores = ttr_core.final_scores(state) if state.is_over else None
+    answer: dict[str, Any] = {
+        "game": game.id,
+        "seat": seat,
+        "ply": view.ply,
+        "over": view.is_over,
+        "map": the_board.name,
+        "turn": view.current_player == seat,
+        "svg": _inline(svg(view, width=_WIDTH, scores=scores)) if board else None,
+        "view": ttr_core.to_data(view),
+        "hand": [
+            {"card": name, "name": _card(the_board, name), "count": count, "fill": _fill(name)}
+            for name, count in view.hand.items()
+            if count
+        ],
+        "display": [
+            {
+                "slot": slot,
+                "card": card,
+                "name": _card(the_board, card) if card else None,
+                "fill": _fill(card) if card else None,
+            }
+            for slot, card in enumerate(view.display)
+        ],
+        "deck": view.deck_size,
+        "ticket_deck": view.ticket_deck_size,
+        "tickets": [_ticket(the_board, tid, ticket_lines.get(tid)) for tid in view.tickets],
+        "offered": [_ticket(the_board, tid, None) for tid in view.offered],
+        "min_keep": view.min_keep,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": "You" if s.seat == seat else f"Seat {s.seat} ({game.bot_names[s.seat]})",
+                "cards": s.hand_size,
+                "tickets": s.tickets_held,
+                "cars": s.cars,
+                "score": s.score,
+                "to_move": view.current_player == s.seat,
+            }
+            for s in view.seats
+        ],
+        "sheet": [{"label": line.label, "points": line.points} for line in sheet.lines],
+        "moves": [_move(view, action) for action in legal],
+        "events": list(game.events),
+    }
+    if scores is not None:
+        answer["scores"] = ttr_core.to_data(scores)
+        answer["winners"] = list(scores.winners)
+    return answer
+
+
+def move_label(view: ttr_core.PlayerView, action: ttr_core.Action) -> str:
+    """A legal move of the viewer in words, from what the viewer sees (never
+    ``describe``, which would draw the card to name it)."""
+    board = view.board
+    if isinstance(action, ttr_core.ClaimRoute):
+        route = board.routes[action.route]
+        cards = route.length - action.wilds
+        paid = []
+        if cards > 0 and action.color is not None:
+            paid.append(f"{cards} {action.color}")
+        if action.wilds:
+            paid.append(_plural(action.wilds, board.wild_name))
+        pay = " and ".join(paid) if paid else "nothing"
+        return f"Claim {route.a}–{route.b} ({route.color} {route.length}) with {pay}"
+    if isinstance(action, ttr_core.DrawBlind):
+        return "Draw a card from the deck"
+    if isinstance(action, ttr_core.DrawFaceUp):
+        card = view.display[action.slot] if action.slot < len(view.display) else None
+        return f"Take the face-up {_card(board, card) if card else 'card'}"
+    if isinstance(action, ttr_core.DrawTickets):
+        return "Draw tickets"
+    if isinstance(action, ttr_core.KeepTickets):
+        kept = sorted(action.tickets)
+        return "Keep " + ", ".join(_ticket_name(board, tid) for tid in kept)
+    if isinstance(action, ttr_core.Pass):
+        return "Pass"
+    fields = {k: v for k, v in _data(action).items() if k not in ("type", "player")}
+    told = ", ".join(f"{k} {v}" for k, v in fields.items())
+    return f"{type(action).__name__}" + (f" ({told})" if told else "")
+
+
+def _move(view: ttr_core.PlayerView, action: ttr_core.Action) -> dict[str, Any]:
+    data = _data(action)
+    kind = {
+        ttr_core.ClaimRoute: "claim",
+        ttr_core.DrawBlind: "deck",
+        ttr_core.DrawFaceUp: "faceup",
+        ttr_core.DrawTickets: "tickets",
+        ttr_core.KeepTickets: "keep",
+        ttr_core.Pass: "pass",
+    }.get(type(action), "other")
+    move: dict[str, Any] = {"kind": kind, "label": move_label(view, action), "action": data}
+    if isinstance(action, ttr_core.ClaimRoute):
+        move["route"] = action.route
+    elif isinstance(action, ttr_core.DrawFaceUp):
+        move["slot"] = action.slot
+    elif isinstance(action, ttr_core.KeepTickets):
+        move["tickets"] = sorted(action.tickets)
+    return move
+
+
+def _data(action: ttr_core.Action) -> dict[str, Any]:
+    data = ttr_core.to_data(action)
+    assert isinstance(data, dict)  # an action is written as an object
+    return data
+
+
+def _ticket(board: ttr_core.Board, tid: int, line: ttr_core.ScoreLine | None) -> dict[str, Any]:
+    ticket = board.tickets[tid]
+    answer: dict[str, Any] = {
+        "id": tid,
+        "name": f"{ticket.a}–{ticket.b}",
+        "points": ticket.points,
+    }
+    if line is not None:
+        answer["done"] = line.points > 0
+    return answer
+
+
+def _ticket_name(board: ttr_core.Board, tid: int) -> str:
+    ticket = board.tickets[tid]
+    return f"{ticket.a}–{ticket.b} ({ticket.points})"
+
+
+def _card(board: ttr_core.Board, name: str) -> str:
+    return board.wild_name if name == ttr_core.WILD else name
+
+
+def _fill(name: str) -> str:
+    # The wild card is many-coloured on the boards: a light gray stands for it.
+    return CARD_FILLS.get(name, "#dddddd")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _inline(document: str) -> str:
+    """An SVG document to put inside a page: without its XML declaration."""
+    if document.startswith("<?xml"):
+        return document[document.index("?>") + 2 :].lstrip()
+    return document

@@ -1,0 +1,184 @@
+"""ttr serve in a real headless Chromium (Playwright, driving Debian's ``chromium``):
+whole games played by clicks on New York and on Nederland with tolls, a reload
+mid-game that resumes, the save and the replay, and a screenshot of each
+built-in map (docs/serve.md). Skips only where no Chromium is found."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ttr_core
+
+CHROMIUM = (
+    os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no Chromium found (Debian: apt-get install -y chromium; .ci/run installs it; "
+        "or set CHROMIUM to a Chromium binary)",
+    ),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+]
+
+#: Every built-in map, for the screenshots.
+MAPS = ("newyork", "nederland", "usa", "amsterdam", "europe")
+#: Ready: the page shows a status it got from the server.
+READY = "document.body.dataset.state === 'ready'"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    import uvicorn
+
+    from ttr_core.serve.app import create_app
+
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(seed=2024, bots=["route"])
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # As root (a CI container) Chromium's sandbox cannot start.
+        args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    # bypass_csp: the page forbids eval, which Playwright's wait_for_function uses.
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield opened
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def ply(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.ply"))
+
+
+def click_and_wait(page: Any, button: Any) -> None:
+    """Click a move and wait for the status after it (and the bots' moves)."""
+    before = ply(page)
+    button.click()
+    page.wait_for_function(
+        f"before => document.body.dataset.ply !== String(before) && {READY}", arg=before
+    )
+
+
+def click_a_route(page: Any) -> bool:
+    """Pick a claimable route on the board, then the first way to pay for it."""
+    routes = page.locator("#board g.claimable")
+    if routes.count() == 0:
+        return False
+    route = routes.first
+    try:
+        route.click(timeout=2000)
+    except Exception:  # a label drawn over its middle: send the click to the route itself
+        route.dispatch_event("click")
+    options = page.locator("#selection button.move")
+    options.first.wait_for()
+    click_and_wait(page, options.first)
+    return True
+
+
+def play_by_clicks(page: Any, *, most: int, reload_at: int | None = None) -> int:
+    """Click the first listed move (now and then a route on the board) until the
+    game is over or ``most`` moves were made; the moves made."""
+    made = 0
+    while made < most and page.evaluate("document.body.dataset.over") != "true":
+        if reload_at is not None and made == reload_at:
+            at, url = ply(page), page.url
+            page.reload()
+            page.wait_for_function(READY)
+            assert page.url == url and ply(page) == at  # the game resumes where it was
+        if made % 4 == 3 and click_a_route(page):
+            made += 1
+            continue
+        click_and_wait(page, page.locator("#moves button.move").first)
+        made += 1
+    return made
+
+
+def start(page: Any, base: str, map_name: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_function(READY)
+    page.select_option("#map", map_name)
+    page.fill("#players", "2")
+    page.click("#new-game")
+    page.wait_for_url("**/game/*")
+    page.wait_for_function(READY)
+
+
+@pytest.mark.parametrize("map_name", ["newyork", "nederland"])
+def test_a_whole_game_by_clicks(server: str, page: Any, map_name: str) -> None:
+    start(page, server, map_name)
+    assert page.locator("#board svg g#route-0").count() == 1
+    assert page.locator("#status").inner_text() == "Your turn"
+    made = play_by_clicks(page, most=400, reload_at=6)
+    assert page.evaluate("document.body.dataset.over") == "true", f"not over after {made}"
+    assert page.locator("#status").inner_text().startswith("Game over")
+    # The bots' moves were told, redacted: "drew a card", never which.
+    events = page.locator("#events li").all_inner_texts()
+    assert any(line.startswith("Seat 1 drew a card") for line in events)
+    assert not any(re.match(r"Seat 1 drew an? \w+ card from the deck", line) for line in events)
+    # The save: the record of the game, which replays to its end.
+    href = page.locator("#save").get_attribute("href")
+    saved = page.request.get(server + href)
+    assert saved.ok
+    record = ttr_core.from_jsonl(saved.text())
+    assert record.map == map_name and ttr_core.restore(record).is_over
+    if map_name == "nederland":
+        assert record.variants == ("tolls",)
+    # The replay: step through it.
+    page.click("#replay-game")
+    page.wait_for_url("**/replay/*")
+    page.wait_for_function("document.body.dataset.step === '0' && " + READY)
+    page.click("#next")
+    page.wait_for_function("document.body.dataset.step === '1' && " + READY)
+    assert page.locator("#replay-line").inner_text().startswith("Seat 0 kept tickets")
+    assert page.locator("#replay-board svg g#route-0").count() == 1
+
+
+def test_a_screenshot_of_each_map(server: str, page: Any, tmp_path: Path) -> None:
+    for map_name in MAPS:
+        made = page.request.post(server + "/api/games", data={"map": map_name, "players": 2})
+        assert made.ok, made.text()
+        page.goto(server + made.json()["url"])
+        page.wait_for_function(READY)
+        play_by_clicks(page, most=5)
+        picture = tmp_path / f"serve-{map_name}.png"
+        page.screenshot(path=str(picture))
+        data = picture.read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 20_000, map_name
