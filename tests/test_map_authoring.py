@@ -222,7 +222,8 @@ def test_table_problems_carry_the_line_of_their_key_or_header() -> None:
         (
             5,
             "[map]",
-            "unknown key 'title' (expected one of: aliases, aspect, id, name, players, variants)",
+            "unknown key 'title' (expected one of: "
+            "aliases, aspect, id, name, pieces, players, variants)",
         ),
         (3, "[map]", "'name' must be a non-empty string, not None"),  # missing: the header
         (

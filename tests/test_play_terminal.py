@@ -147,7 +147,8 @@ def test_a_whole_game_in_a_pseudo_terminal(args: list[str]) -> None:
     assert any(t.isdigit() for t in typed) and "b" in typed[4:]
     assert person.claimed_by_name and "You claimed" in transcript
     # The game ran to its end by the rules and showed the final score sheet.
-    assert "Game over: a player ran low on cars" in transcript
+    pieces = {"newyork": "taxis", "nederland": "trains"}[args[1]]  # the map's word
+    assert f"Game over: a player ran low on {pieces}" in transcript
     assert "Final score sheet:" in transcript and "\nWinner" in transcript
     assert "Player 1 (you):" in transcript and "Player 2:" in transcript
     # Nothing of the bot's seat before the end: its tickets, its draws.

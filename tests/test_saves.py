@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -495,8 +496,11 @@ def test_the_demo_saves_and_replays_a_game(
     replayed = capsys.readouterr().out
     assert "start · Seat 0 kept tickets" in replayed
     assert "neutral claims" in replayed
-    # The replay ends with the same score breakdown the game printed.
-    assert replayed.rstrip().endswith(played.rstrip().split("\n\nSeat 0:", 1)[1].rstrip())
+    # The replay ends with the same score breakdown the game printed (the demo
+    # counts players from 1, the replay seats from 0 as its --seat does).
+    breakdown = played.rstrip().split("\n\nPlayer 1:", 1)[1].rstrip()
+    breakdown = re.sub(r"Player (\d)", lambda m: f"Seat {int(m[1]) - 1}", breakdown)
+    assert replayed.rstrip().endswith(breakdown.replace("Winner: Seat", "Winner: seat"))
     saved.write_text(saved.read_text(encoding="utf-8").replace('"seed": 3', '"seed": "3"'))
     assert main(["replay", str(saved)]) == 2
     assert "seed: expected a whole number" in capsys.readouterr().err

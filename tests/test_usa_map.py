@@ -43,7 +43,7 @@ def board() -> ttr_core.Board:
 
 def test_identity(board: ttr_core.Board) -> None:
     assert board.id == "usa"
-    assert board.name == "Ticket to Ride"
+    assert board.name == "Ticket to Ride: USA"
     assert board.source == "usa.toml"
     assert {"us", "base"} <= set(board.aliases)
     assert "usa" in ttr_core.available_maps()

@@ -166,7 +166,7 @@ def test_describe_hook_result_is_checked(variant: list[str]) -> None:
 def _usa_with(tmp_path: Path, titles: str) -> Path:
     text = (MAPS / "usa.toml").read_text(encoding="utf-8")
     text = text.replace('id = "usa"', 'id = "usa-titled"', 1)
-    text = text.replace('name = "Ticket to Ride"', 'name = "Titled test map"', 1)
+    text = text.replace('name = "Ticket to Ride: USA"', 'name = "Titled test map"', 1)
     text = re.sub(r"(?m)^aliases = .*\n", "", text, count=1)
     text = text.replace("\n[components]", f"\n{titles}\n[components]", 1)
     path = tmp_path / "usa-titled.toml"

@@ -235,6 +235,10 @@ class Board:
     #: the key the variant reads them with (``GameRules.title``): names only,
     #: so left out of the map's fingerprint.
     titles: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_titles)
+    #: What the map's players place on routes, as a plural word (``[map] pieces``:
+    #: ``"taxis"``, ``"carts"``, ``"trains"``; ``"cars"`` if the map names none).
+    #: A word only, so left out of the map's fingerprint (saves survive it).
+    pieces: str = "cars"
     #: Card names by index: the colours, then ``"wild"``.
     card_names: tuple[str, ...] = attrs.field(init=False)
     _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)

@@ -1,4 +1,5 @@
-"""The ``ttr`` command: simulate games between random players and summarise them;
+"""The ``ttr`` command: plays games between the built-in bots (or random players)
+and prints them;
 ``ttr play`` and ``ttr serve`` let a person play the bots (terminal, browser);
 ``ttr replay`` replays a saved game; ``ttr verify`` checks the rules' invariants;
 ``ttr simulate`` plays many games between bots on every core (docs/bots.md)."""
@@ -11,10 +12,12 @@ import statistics
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from .agents import agent_names, make_agent
 from .board import Board
+from .engine import new_game
 from .errors import ArgumentError, DataError, GeneratedTicketsWarning, OptionError, TtrError
 from .maploader import (
     GENERATED,
@@ -38,6 +41,12 @@ from .serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
 from .simulate import PlayoutResult, random_playout
 from .state import GameState, PendingKind
 from .ticketgen import generate_tickets, ticket_deck_toml
+
+#: The subcommands, for the usage line of ``ttr -h``.
+SUBCOMMANDS = ("replay", "verify", "simulate", "play", "serve")
+
+#: The bots' style in the demo unless ``--agents`` says otherwise (as ``ttr play``).
+DEMO_AGENTS = "route"
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, options_listed_by: str) -> None:
@@ -66,14 +75,20 @@ def add_game_arguments(parser: argparse.ArgumentParser, options_listed_by: str) 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ttr",
-        description="Simulate Ticket to Ride games between random players on a built-in map "
-        "(or a map file) and print the result.",
+        description="Play Ticket to Ride games between the built-in bots (or random players) "
+        "on a built-in map (or a map file) and print the result.",
         epilog="Also: 'ttr play' plays the bots in the terminal (docs/play.md); 'ttr serve' "
         "in the browser (docs/serve.md); 'ttr replay FILE' replays a saved game; 'ttr verify "
         "--map MAP' checks every rules invariant over random games (docs/testing.md); 'ttr "
         "simulate --agents route,random --games 10000' plays bots on every core (docs/bots.md).",
     )
     add_game_arguments(parser, options_listed_by="--list")
+    parser.add_argument(
+        "--agents",
+        default=DEMO_AGENTS,
+        help="the players' style, or styles comma-separated, repeated to fill the seats "
+        f"({', '.join(agent_names())}; default: {DEMO_AGENTS}; random: uniformly random moves)",
+    )
     parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
     parser.add_argument(
@@ -97,14 +112,28 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--save",
         metavar="FILE",
-        help="write the game's record as JSON (one game; read it back with 'ttr replay FILE')",
+        help="write the game's record as JSON (one game; read it back with 'ttr replay FILE'; "
+        "missing folders are created)",
     )
     parser.add_argument(
         "--svg",
         metavar="FILE",
-        help="draw the game's final board as an SVG picture (one game; docs/pictures.md)",
+        help="draw the game's final board as an SVG picture (one game; docs/pictures.md; "
+        "missing folders are created)",
     )
+    # The subcommands have parsers of their own: the usage line names them first.
+    options = parser.format_usage().removeprefix("usage: ").strip()
+    parser.usage = f"ttr {{{','.join(SUBCOMMANDS)}}} ...\n       {options}"
     return parser
+
+
+def _write_file(path: str, text: str) -> None:
+    """Write an output file, creating missing folders (as ``ttr replay --svg`` does)."""
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(text)
 
 
 def _replay_parser() -> argparse.ArgumentParser:
@@ -469,25 +498,70 @@ def _print_options(options: Any) -> None:
         print("options:", ", ".join(shown))
 
 
-def _print_game(result: PlayoutResult, seed: int) -> None:
+def _demo_playout(
+    board: Board,
+    players: int,
+    styles: Sequence[str],
+    seed: int,
+    variants: Sequence[str] | None,
+    options: dict[str, dict[str, Any]],
+) -> PlayoutResult:
+    """One game of the demo: seat ``s`` played by ``styles[s % len(styles)]``
+    (random seats only: :func:`random_playout`, as the demo always played)."""
+    if all(style == "random" for style in styles):
+        return random_playout(board, players, seed=seed, variants=variants, options=options)
+    from .simulation import play_game  # multiprocessing and all: only for bots
+
+    state = new_game(board, players, seed=seed, variants=variants, options=options)
+    agents = [make_agent(styles[seat % len(styles)]) for seat in range(players)]
+    played = play_game(state, agents, seed)
+    return PlayoutResult(played.state, played.scores, played.actions, played.history)
+
+
+def _lineup(styles: Sequence[str], players: int) -> str:
+    """``"route bots"``, ``"random players"``, or each seat's style."""
+    if len(set(styles)) == 1:
+        return "random players" if styles[0] == "random" else f"{styles[0]} bots"
+    return ", ".join(f"{_player(s)} {styles[s % len(styles)]}" for s in range(players))
+
+
+def _player(seat: int) -> str:
+    """A seat as people count: ``"Player 1"`` for seat 0."""
+    return f"Player {seat + 1}"
+
+
+def _seat(seat: int) -> str:
+    return f"Seat {seat}"
+
+
+def _print_game(result: PlayoutResult, seed: int, styles: Sequence[str]) -> None:
     state = result.state
     scores = result.scores
     board = state.board
     variants = ", ".join(state.rules.variants) or "none"
-    print(f"{board.name}: {state.num_players} players, seed {seed}, variants: {variants}")
+    print(
+        f"{board.name}, {state.num_players} players: "
+        f"{_lineup(styles, state.num_players)}, seed {seed}, variants: {variants}"
+    )
     _print_options(state.rules.options)
-    print(f"{result.turns} turns, {result.actions} actions, ended by {scores.termination}")
-    _print_scores(state, scores)
+    ended = board.pieces if scores.termination == "cars" else scores.termination
+    print(f"{result.turns} turns, {result.actions} actions, ended by {ended}")
+    _print_scores(state, scores, name=_player)
 
 
-def _print_scores(state: GameState, scores: FinalScores) -> None:
+def _print_scores(
+    state: GameState, scores: FinalScores, name: Callable[[int], str] = _seat
+) -> None:
+    """The score sheets and the winners, each seat called ``name(seat)``
+    (``ttr replay`` counts seats from 0 as its ``--seat`` does; the demo
+    counts players from 1)."""
     board = state.board
     for sheet in scores.sheets:
-        print(f"\nSeat {sheet.player}: {sheet.total} points")
+        print(f"\n{name(sheet.player)}: {sheet.total} points")
         for line in sheet.lines:
             print(f"  {line.points:+4d}  {line.label}")
     for other in scores.others:
-        cars = "" if other.cars is None else f", {other.cars} cars left"
+        cars = "" if other.cars is None else f", {other.cars} {board.pieces} left"
         print(
             f"\n{other.name.capitalize()} (not a seat; scores nothing): "
             f"{len(other.routes)} routes{cars}"
@@ -495,28 +569,31 @@ def _print_scores(state: GameState, scores: FinalScores) -> None:
         for rid in other.routes:
             route = board.routes[rid]
             print(f"        {route.a}–{route.b} ({route.color} {route.length})")
-    names = ", ".join(f"seat {w}" for w in scores.winners)
+    names = ", ".join(name(w) if name is not _seat else f"seat {w}" for w in scores.winners)
     if not names:  # an abandoned game
         print("\nNo winner.")
         return
     print(f"\nWinner{'s' if len(scores.winners) > 1 else ''}: {names}")
 
 
-def _print_many(results: list[PlayoutResult], elapsed: float) -> None:
+def _print_many(results: list[PlayoutResult], elapsed: float, styles: Sequence[str]) -> None:
     first = results[0].state
     seats = first.num_players
     variants = ", ".join(first.rules.variants) or "none"
-    print(f"{first.board.name}: {len(results)} games, {seats} players, variants: {variants}")
+    print(
+        f"{first.board.name}: {len(results)} games, {seats} players: "
+        f"{_lineup(styles, seats)}, variants: {variants}"
+    )
     _print_options(first.rules.options)
     wins = [0.0] * seats
     for result in results:
         for winner in result.scores.winners:
             wins[winner] += 1 / len(result.scores.winners)
-    print(f"{'seat':>4}  {'win rate':>8}  {'mean score':>10}  {'mean tickets done':>17}")
+    print(f"{'player':>6}  {'win rate':>8}  {'mean score':>10}  {'mean tickets done':>17}")
     for seat in range(seats):
         mean = statistics.fmean(r.scores.sheets[seat].total for r in results)
         done = statistics.fmean(r.scores.sheets[seat].tickets_completed for r in results)
-        print(f"{seat:>4}  {wins[seat] / len(results):>8.1%}  {mean:>10.1f}  {done:>17.2f}")
+        print(f"{seat + 1:>6}  {wins[seat] / len(results):>8.1%}  {mean:>10.1f}  {done:>17.2f}")
     turns = statistics.fmean(r.turns for r in results)
     actions = sum(r.actions for r in results)
     stalemates = sum(1 for r in results if r.scores.termination == "stalemate")
@@ -562,6 +639,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.svg and args.games != 1:
         print("ttr: --svg draws the board of one game: use it with --games 1", file=sys.stderr)
         return 2
+    if args.generate_tickets is not None and args.generate_tickets < 1:
+        print("ttr: --generate-tickets COUNT must be at least 1", file=sys.stderr)
+        return 2
+    if args.output is not None and args.generate_tickets is None:
+        print(
+            "ttr: --output is where --generate-tickets writes: use it with --generate-tickets",
+            file=sys.stderr,
+        )
+        return 2
+    styles = [a.strip() for a in args.agents.split(",") if a.strip()] or [DEMO_AGENTS]
+    unknown = [style for style in styles if style not in agent_names()]
+    if unknown:
+        print(
+            f"ttr: no agent {unknown[0]!r}; the agents are {', '.join(agent_names())}",
+            file=sys.stderr,
+        )
+        return 2
     variants = None
     if args.variants is not None:
         variants = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -579,37 +673,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             deck = generate_tickets(board, args.generate_tickets, seed=args.seed)
             text = ticket_deck_toml(board, deck)
             if args.output:
-                with open(args.output, "w", encoding="utf-8") as out:
-                    out.write(text)
+                _write_file(args.output, text)
             else:
                 print(text, end="")
             return 0
         options = _parse_options(args.option)
         start = time.perf_counter()
         results = [
-            random_playout(
-                board, args.players, seed=args.seed + i, variants=variants, options=options
-            )
+            _demo_playout(board, args.players, styles, args.seed + i, variants, options)
             for i in range(args.games)
         ]
         elapsed = time.perf_counter() - start
         if args.save:
-            with open(args.save, "w", encoding="utf-8") as out:
-                out.write(to_json(results[0].record, indent=1))
+            _write_file(args.save, to_json(results[0].record, indent=1))
         if args.svg:
             from .render import svg
 
-            with open(args.svg, "w", encoding="utf-8") as out:
-                out.write(svg(results[0].state))
+            _write_file(args.svg, svg(results[0].state))
     except (TtrError, OSError) as exc:
         print(f"ttr: {exc}", file=sys.stderr)
         return 2
     try:
         _tickets_notice(board)
         if args.games == 1:
-            _print_game(results[0], args.seed)
+            _print_game(results[0], args.seed, styles)
         else:
-            _print_many(results, elapsed)
+            _print_many(results, elapsed, styles)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (``ttr | head``): stop quietly, as shell tools do.

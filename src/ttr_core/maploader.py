@@ -127,7 +127,7 @@ _RESERVED_LOOKS = {skeleton(GRAY): GRAY, skeleton(WILD): WILD}
 _TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board", "provenance"}
 _PROVENANCE_KEYS = {"summary", "sources", "verified", "unverified"}
 _DECK_TOP_KEYS = {"format", "deck", "board"}
-_MAP_KEYS = {"id", "name", "aliases", "players", "variants", "aspect"}
+_MAP_KEYS = {"id", "name", "aliases", "players", "variants", "aspect", "pieces"}
 _CARDS_KEYS = {"colors", "wild", "wild_name"}
 _RULES_KEYS = {
     "cars_per_player",
@@ -710,6 +710,7 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
         players = [1, 1]
 
     aspect = _parse_aspect(check, meta.get("aspect"))
+    pieces = check.string(meta, "pieces", "[map]", at) if "pieces" in meta else "cars"
     colors, deck, wild_name = _parse_cards(check, check.table(data, "cards", "[cards]", top))
     rules = _parse_rules(
         check, check.table(data, "rules", "[rules]", top), players, default_variants
@@ -767,6 +768,7 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
         provenance=provenance,
         aspect=aspect,
         titles=titles,
+        pieces=pieces or "cars",
     )
     variant_problems = validate_variant_fields(board)
     if variant_problems:
@@ -2016,6 +2018,9 @@ def _checked_ticket_deck(text: str, board: Board, source: str) -> tuple[Ticket, 
     if named is not None and named != board.id and named not in board.aliases:
         message = f"the deck is for map {_show(named)}, not {board.id!r}"
         check.add("[deck]", message, ("deck",), "map")
+        # Its tickets name another map's places: each would be one more
+        # problem hiding this one.
+        raise MapError(check.problems())
     board_data = check.table(data, "board", "[board]", ())
     check.unknown_keys(board_data, {"tickets"}, "[board]", ("board",))
     _check_counts(check, board_data, "deck", {"tickets": MAX_TICKETS})

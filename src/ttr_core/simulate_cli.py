@@ -17,6 +17,7 @@ See docs/bots.md.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -28,6 +29,7 @@ from types import FrameType
 from typing import IO, Any
 
 from .agents import AGENTS
+from .board import Board
 from .cli import _parse_options, add_game_arguments
 from .errors import GeneratedTicketsWarning, TtrError
 from .maploader import board_with_tickets, load_map
@@ -132,7 +134,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.tickets is not None:
                 board = board_with_tickets(board, args.tickets)
         progress = sys.stderr.isatty() if args.progress is None else args.progress
-        with _sigterm_stops(), _Outputs(args.out, args.records) as outputs:
+        if progress and not _has_tqdm():
+            print(
+                "ttr simulate: no progress bar: it needs tqdm (pip install tqdm, or the "
+                "'sim' extra: pip install '.[sim]' in a clone of ttr-core)",
+                file=sys.stderr,
+            )
+        with _sigterm_stops(), _Outputs(args.out, args.records, board) as outputs:
             result = simulate(
                 board if args.tickets is not None else args.map,
                 args.players,
@@ -174,6 +182,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _has_tqdm() -> bool:
+    try:
+        importlib.import_module("tqdm")
+    except ImportError:
+        return False
+    return True
+
+
 def _fail(message: str) -> int:
     print(f"ttr simulate: {message}", file=sys.stderr)
     return 2
@@ -213,12 +229,12 @@ class _Outputs:
     """The per-game table and the records file, written in game order under
     ``FILE.partial`` and renamed to their names only when the run is complete."""
 
-    def __init__(self, table: str | None, records: str | None) -> None:
+    def __init__(self, table: str | None, records: str | None, board: Board) -> None:
         self.wanted = table is not None or records is not None
         self.games = 0
         #: The partial files a run cut short left behind.
         self.kept: list[str] = []
-        self.table = None if table is None else TableWriter(table)
+        self.table = None if table is None else TableWriter(table, board=board)
         self.records_path = records
         self.records: IO[str] | None = None
         if records is not None:

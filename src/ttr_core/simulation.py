@@ -676,7 +676,8 @@ def _run_chunk(job: _Job, start: int, stop: int) -> _Chunk:
 # Running a simulation
 # ---------------------------------------------------------------------------
 
-#: Called after each chunk with (games done, games in all).
+#: Called after each chunk with (games done, games in all): after each game
+#: unless ``chunk_size`` is given or the games run on a Dask cluster.
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -715,8 +716,9 @@ def simulate(
     Dask cluster through ``client`` (a ``dask.distributed.Client``) or
     ``scheduler`` (its address; the client is closed afterwards). Games are
     sent in chunks of ``chunk_size`` (default: at most 100, at least 8 chunks
-    per worker when there are enough games). The summary does not depend on
-    any of this.
+    per worker when there are enough games; one game with ``progress`` on this
+    machine, so that it moves per game). The summary does not depend on any of
+    this.
 
     ``per_game`` keeps every :class:`GameResult` in ``result.games``;
     ``records`` adds each game's JSON record to it (and keeps them unless
@@ -798,6 +800,10 @@ def simulate(
         if kind != "local":
             _check_picklable(job)
         size = chunk_size or max(1, min(100, math.ceil(games / (8 * count))))
+        if progress is not False and chunk_size is None and kind != "dask":
+            # A chunk reports when it is done: one game a chunk moves the bar per
+            # game (a worker's round trip costs far less than a game).
+            size = 1
         chunks = [(start, min(start + size, games)) for start in range(0, games, size)]
         kept = per_game or (records and on_game is None)
         collect = _Collector(job, games, kept, on_game, progress)
@@ -1113,6 +1119,7 @@ TABLE_COLUMNS = (
     "cars_left",
     "routes_claimed",
     "routes",
+    "route_names",
     "termination",
     "turns",
     "actions",
@@ -1120,10 +1127,14 @@ TABLE_COLUMNS = (
 )
 
 
-def table_rows(game: GameResult) -> list[dict[str, Any]]:
+def table_rows(game: GameResult, board: Board | None = None) -> list[dict[str, Any]]:
     """The rows of the per-game table for one game (one per seat, :data:`TABLE_COLUMNS`):
     ``win`` is the seat's share of the win (1, or 1/k in a k-way tie), ``routes``
-    its route ids separated by spaces; the failure-state counts are the game's."""
+    its route ids separated by spaces and ``route_names`` the same routes as
+    ``"A–B"`` separated by ``"; "`` (empty without the game's ``board``); the
+    failure-state counts are the game's."""
+    if board is not None and not isinstance(board, Board):
+        raise SimulationError(f"board must be a ttr_core.Board or None, not {board!r}")
     rows = []
     for seat, agent in enumerate(game.agents):
         row: dict[str, Any] = {
@@ -1139,6 +1150,9 @@ def table_rows(game: GameResult) -> list[dict[str, Any]]:
             "cars_left": game.cars[seat],
             "routes_claimed": len(game.routes[seat]),
             "routes": " ".join(str(r) for r in game.routes[seat]),
+            "route_names": ""
+            if board is None
+            else "; ".join(f"{board.routes[r].a}–{board.routes[r].b}" for r in game.routes[seat]),
             "termination": game.termination,
             "turns": game.turns,
             "actions": game.actions,
@@ -1157,7 +1171,8 @@ class TableWriter:
     (needs pyarrow: ``pip install pyarrow``), by ``format`` or else the file's
     extension (``.csv``; ``.parquet`` or ``.pq``). Use as a context manager;
     :meth:`add` takes one game. Parquet rows are written in row groups of
-    :attr:`BATCH`.
+    :attr:`BATCH`. ``board``, the games' map, names the routes in the
+    ``route_names`` column (else left empty).
 
     The rows go to :attr:`partial_path` (the name plus :data:`PARTIAL_SUFFIX`,
     in the same folder), and a file already at the final name is removed at
@@ -1171,9 +1186,14 @@ class TableWriter:
 
     BATCH = 20_000
 
-    def __init__(self, path: str | os.PathLike[str], format: str | None = None) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], format: str | None = None, board: Board | None = None
+    ) -> None:
         if not isinstance(path, str | os.PathLike):
             raise SimulationError(f"the table's path must be a file name, not {path!r}")
+        if board is not None and not isinstance(board, Board):
+            raise SimulationError(f"board must be a ttr_core.Board or None, not {board!r}")
+        self.board = board
         self.path = os.fspath(path)
         if format is None:
             extension = os.path.splitext(self.path)[1].lower()
@@ -1229,7 +1249,7 @@ class TableWriter:
         """Write one game's rows."""
         if not isinstance(game, GameResult):
             raise SimulationError(f"a table row comes from a GameResult, not {game!r}")
-        rows = table_rows(game)
+        rows = table_rows(game, self.board)
         if self._csv is not None:
             self._csv.writerows(rows)
             return
@@ -1240,7 +1260,7 @@ class TableWriter:
     def _schema(self) -> Any:
         """The Parquet columns' types, fixed (an empty table has them too)."""
         pa = self._arrow
-        types = {"agent": pa.string(), "routes": pa.string(), "termination": pa.string()}
+        types = {name: pa.string() for name in ("agent", "routes", "route_names", "termination")}
         types |= {"win": pa.float64(), "winner": pa.bool_()}
         return pa.schema([(name, types.get(name, pa.int64())) for name in TABLE_COLUMNS])
 
@@ -1279,12 +1299,16 @@ class TableWriter:
 
 
 def write_table(
-    games: Iterable[GameResult], path: str | os.PathLike[str], format: str | None = None
+    games: Iterable[GameResult],
+    path: str | os.PathLike[str],
+    format: str | None = None,
+    board: Board | None = None,
 ) -> None:
-    """Write the per-game table of ``games`` to ``path`` (see :class:`TableWriter`)."""
+    """Write the per-game table of ``games`` to ``path`` (see :class:`TableWriter`;
+    ``board``, the games' map, names their routes)."""
     if not isinstance(games, Iterable):
         raise SimulationError(f"games must be an iterable of GameResult, not {games!r}")
-    with TableWriter(path, format) as out:
+    with TableWriter(path, format, board) as out:
         for game in games:
             out.add(game)
 

@@ -19,10 +19,8 @@ RULE = "-" * 72
 
 
 def pieces(board: Board) -> str:
-    """What the map's players place on routes. No map file names its pieces
-    (trains, taxis, carts), so the library's own word is used."""
-    del board  # one place to read a map's word once the map format has one
-    return "cars"
+    """What the map's players place on routes (trains, taxis, carts: ``[map] pieces``)."""
+    return board.pieces
 
 
 def player(seat: int, humans: Collection[int] = ()) -> str:
