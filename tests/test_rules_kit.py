@@ -155,7 +155,7 @@ def test_importing_ttr_core_does_not_import_hypothesis() -> None:
 def test_without_hypothesis_the_kit_says_what_to_install_and_ttr_verify_still_works() -> None:
     done = run_python(NO_HYPOTHESIS + "import ttr_core.testing\n")
     assert done.returncode != 0
-    assert "ImportError" in done.stderr and "pip install ttr-core[testing]" in done.stderr
+    assert "ImportError" in done.stderr and "pip install '.[testing]'" in done.stderr
     done = run_python(
         NO_HYPOTHESIS + "from ttr_core.cli import main\n"
         "raise SystemExit(main(['verify', '--map', 'newyork', '--games', '3']))\n"

@@ -12,7 +12,7 @@ Importing this module registers the game with ``pyspiel``::
     state.returns()
 
 ``import ttr_core`` never imports ``pyspiel``; this module needs the extra
-``pip install 'ttr-core[openspiel]'``. ``docs/openspiel.md`` documents the
+``pip install '.[openspiel]'`` in a clone of ttr-core. ``docs/openspiel.md`` documents the
 game: its parameters, why chance is explicit but only at the start (16
 chance nodes draw the engine's 128-bit seed, a byte each), the action ids,
 the tensors, the utilities and the limits.
@@ -30,7 +30,9 @@ try:
     import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        f"ttr_core.openspiel needs OpenSpiel and numpy: pip install 'ttr-core[openspiel]' ({exc})"
+        "ttr_core.openspiel needs OpenSpiel and numpy: pip install '.[openspiel]' in a clone "
+        "of ttr-core (pip install 'ttr-core[openspiel]' once it is on the package index) "
+        f"({exc})"
     ) from exc
 
 from .action_ids import ActionSpace, check_all_numbered, legal_action_ids, rules_space

@@ -54,7 +54,8 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "ttr_core.pettingzoo needs PettingZoo, Gymnasium and NumPy: "
-        "pip install 'ttr-core[pettingzoo]'"
+        "pip install '.[pettingzoo]' in a clone of ttr-core "
+        "(pip install 'ttr-core[pettingzoo]' once it is on the package index)"
     ) from exc
 
 from .action_ids import action_from_id, check_all_numbered, legal_action_mask, rules_space

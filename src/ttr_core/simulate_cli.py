@@ -5,7 +5,7 @@
         --games 100000 --workers 8 --out games.parquet --records games.jsonl
     ttr simulate ... --scheduler tcp://10.0.0.5:8786     # a Dask cluster
 
-Prints a progress bar on a terminal (with tqdm: ``pip install 'ttr-core[sim]'``)
+Prints a progress bar on a terminal (with tqdm: ``pip install '.[sim]'`` in a clone of ttr-core)
 and the summary of :func:`ttr_core.simulation.format_summary` at the end.
 
 SIGTERM stops it as Ctrl-C does: the workers are ended, the files written so far
@@ -67,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="run on the Dask cluster of this scheduler (pip install 'ttr-core[dask]')",
+        help="run on the Dask cluster of this scheduler "
+        "(pip install '.[dask]' in a clone of ttr-core)",
     )
     parser.add_argument(
         "--out",

@@ -19,7 +19,7 @@ simulation: an exception in the caller (Ctrl-C's ``KeyboardInterrupt``, a
 once, and each worker ends by itself when the process that started it dies
 (killed, or ended by a signal it does not handle). Given a
 ``dask.distributed.Client`` (or a scheduler address), the chunks run on a
-Dask cluster instead: ``pip install 'ttr-core[dask]'``.
+Dask cluster instead: ``pip install '.[dask]'`` in a clone of ttr-core.
 
 A per-game table (:class:`TableWriter`, :func:`write_table`) is written under
 its name plus :data:`PARTIAL_SUFFIX` and renamed to its name only when it is
@@ -725,7 +725,7 @@ def simulate(
     ``on_game`` takes them); ``on_game`` is called with each game's result,
     in game order, as they come in. ``progress``: ``True`` for a
     progress bar on standard error (with tqdm installed:
-    ``pip install 'ttr-core[sim]'``), or a callable taking (games done,
+    ``pip install '.[sim]'`` in a clone of ttr-core), or a callable taking (games done,
     games in all).
 
     Raises :class:`SimulationError` for arguments that cannot be simulated
@@ -1068,7 +1068,8 @@ def _dask() -> Any:
         return importlib.import_module("dask.distributed")
     except ImportError as exc:
         raise ImportError(
-            "running on a Dask cluster needs dask.distributed: pip install 'ttr-core[dask]'"
+            "running on a Dask cluster needs dask.distributed: pip install '.[dask]' in a clone "
+            "of ttr-core (pip install 'ttr-core[dask]' once it is on the package index)"
         ) from exc
 
 

@@ -18,7 +18,8 @@ __all__ = ["INSTALL", "main"]
 #: What to install when the ``serve`` extra is missing.
 INSTALL = (
     "ttr serve needs the 'serve' extra (Starlette and uvicorn): "
-    "pip install 'ttr-core[serve]', or from a clone of ttr-core: pip install '.[serve]'"
+    "pip install '.[serve]' in a clone of ttr-core "
+    "(pip install 'ttr-core[serve]' once it is on the package index)"
 )
 
 

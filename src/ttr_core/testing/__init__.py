@@ -19,7 +19,7 @@ message. Also here: strategies (:func:`games`, :func:`states`,
 (:mod:`ttr_core.testing.perft`). ``docs/testing.md`` is the guide; ``ttr
 verify`` runs the same invariants from the command line without hypothesis.
 
-Needs hypothesis: ``pip install ttr-core[testing]``.
+Needs hypothesis: ``pip install '.[testing]'`` in a clone of ttr-core.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ try:
     import hypothesis  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised in a separate environment
     raise ImportError(
-        "ttr_core.testing needs hypothesis: pip install ttr-core[testing] "
-        "(ttr verify works without it)"
+        "ttr_core.testing needs hypothesis: pip install '.[testing]' in a clone of ttr-core "
+        "(pip install 'ttr-core[testing]' once it is on the package index; "
+        "ttr verify works without it)"
     ) from exc
 
 from ..invariants import (
