@@ -2,15 +2,16 @@
 
 The picture shows the locations at their printed positions (``Location.pos``;
 on a circle when the map gives none), every route as a row of car spaces in
-its colour (the two routes of a double pair side by side), claimed routes in
-their owner's colour, the marks of the map's variant fields, and a panel of
-scores under the board, and the tokens variants put on locations (stations,
-hook ``ttr_tokens``) in their owner's colour. Marks are chosen by the kind of each field, never by
-a variant's name (docs/pictures.md): a true ``bool`` field puts a symbol on
-its location or beside its route, a positive ``int`` field a badge with the
-number. A variant may draw its routes its own way instead (hook
-``ttr_route_styles``): outlined (tunnels), or with a locomotive in some of
-their spaces (ferries).
+its colour (the two routes of a double pair side by side), claimed routes as
+train pieces in their owner's colour (a colour no route has), closed routes
+struck through, the names off the routes, the marks of the map's variant
+fields, and a panel of scores under the board, and the tokens variants put on
+locations (stations, hook ``ttr_tokens``) in their owner's colour. Marks are
+chosen by the kind of each field, never by a variant's name
+(docs/pictures.md): a true ``bool`` field puts a symbol on its location or on
+its route, a positive ``int`` field a badge with the number. A variant may
+draw its routes its own way instead (hook ``ttr_route_styles``): outlined
+(tunnels), or with a locomotive in some of their spaces (ferries).
 
 The output is plain, self-contained SVG text (nothing to fetch: no fonts, no
 images) and the same bytes for the same input. Each route is a group
@@ -38,16 +39,20 @@ from .views import PlayerView, non_seat_owners
 
 __all__ = ["CARD_FILLS", "MAX_WIDTH", "MIN_WIDTH", "OTHER_COLORS", "SEAT_COLORS", "svg"]
 
-#: Seat colours by seat: distinct from each other and readable on the board.
+#: Seat colours by seat. None is a card colour's fill or close to one (teal,
+#: magenta, olive, indigo sit between the card colours' hues, the others far
+#: darker or brighter), so that a claimed route never looks like a free one of
+#: that colour; claimed spaces are also drawn as train pieces (a dark outline,
+#: a shadow and the player's number): docs/pictures.md.
 SEAT_COLORS = (
-    "#1f6fd1",  # blue
-    "#e8730c",  # orange
-    "#1e9e3a",  # green
-    "#c8102e",  # red
-    "#7b3fb5",  # purple
-    "#10a9b8",  # cyan
-    "#e05fb0",  # pink
-    "#c49a00",  # mustard
+    "#00838f",  # teal
+    "#b0168f",  # magenta
+    "#5f7f00",  # olive
+    "#3d2db8",  # indigo
+    "#880e4f",  # wine
+    "#00b8d4",  # cyan
+    "#2f4f1f",  # forest
+    "#e65100",  # burnt orange
 )
 #: Fill of a token that belongs to no seat (and of the samples in the legend).
 _TOKEN_GRAY = "#9e9e9e"
@@ -107,10 +112,11 @@ def svg(
     compute them, since the other seats' tickets are hidden, and shows them
     when they are given as ``scores``.
 
-    The height follows from the board's ``aspect`` (1 when the map gives
-    none) and the panel. Raises :class:`ArgumentError` for an argument of the
-    wrong type, a ``width`` outside 200 to 20000, or ``scores`` of a game
-    with another number of seats.
+    The height follows from where the locations are (measured with the
+    board's ``aspect``, 1 when the map gives none) and the panel. Raises
+    :class:`ArgumentError` for an argument of the wrong type, a ``width``
+    outside 200 to 20000, or ``scores`` of a game with another number of
+    seats.
     """
     scene = _scene(game, scores)
     if isinstance(width, bool) or not isinstance(width, int):
@@ -158,6 +164,9 @@ class _Scene:
     tokens: tuple[Token, ...] = ()
     #: How the variants draw their routes (public: the same from a state or a view).
     styles: tuple[RouteStyle, ...] = ()
+    #: Free routes nobody may claim: the other route of a claimed double when
+    #: the game uses one route of a pair (``GameRules.both_pair_routes_usable``).
+    closed: frozenset[int] = frozenset()
 
 
 def _scores(
@@ -192,9 +201,10 @@ def _scene(game: object, given: object) -> _Scene:
                 )
             scores = computed
         owned = {r: i for i, p in enumerate(game.players) for r in p.routes}
+        owners = _owners(game.board, owned, others)
         return _Scene(
             board=game.board,
-            owners=_owners(game.board, owned, others),
+            owners=owners,
             seats=tuple(
                 _Seat(i, p.score, p.cars, len(p.tickets), p.hand.total)
                 for i, p in enumerate(game.players)
@@ -206,15 +216,17 @@ def _scene(game: object, given: object) -> _Scene:
             scores=scores,
             tokens=tuple(game.rules.run_tokens(game)) if game.rules.tokens else (),
             styles=_styles(game.rules),
+            closed=_closed(game.board, owners, game.rules),
         )
     if isinstance(game, PlayerView):
         scores = _scores(given, len(game.seats), game.is_over, game.termination)
         options = {variant: dict(values) for variant, values in game.options}
         rules = game_rules(game.board, len(game.seats), game.variant_names, options)
         owned = {r: s.seat for s in game.seats for r in s.routes}
+        owners = _owners(game.board, owned, game.others)
         return _Scene(
             board=game.board,
-            owners=_owners(game.board, owned, game.others),
+            owners=owners,
             seats=tuple(
                 _Seat(s.seat, s.score, s.cars, s.tickets_held, s.hand_size) for s in game.seats
             ),
@@ -228,6 +240,7 @@ def _scene(game: object, given: object) -> _Scene:
             tickets=game.tickets,
             tokens=tuple(rules.run_tokens(game)) if rules.tokens else (),
             styles=_styles(rules),
+            closed=_closed(game.board, owners, rules),
         )
     raise ArgumentError(f"game must be a GameState or a PlayerView, not {type(game).__name__}")
 
@@ -237,6 +250,20 @@ def _styles(rules: GameRules) -> tuple[RouteStyle, ...]:
     if not rules.route_styles:
         return ()
     return tuple(s for s in rules.run_route_styles() if s.outline or s.wild_spaces)
+
+
+def _closed(
+    board: Board, owners: Sequence[tuple[str, int] | None], rules: GameRules
+) -> frozenset[int]:
+    """The free routes whose partner is claimed, when the game (its map's
+    ``[rules]`` and any variant's say) uses only one route of a pair."""
+    if rules.both_pair_routes_usable:
+        return frozenset()
+    return frozenset(
+        r.id
+        for r in board.routes
+        if owners[r.id] is None and r.partner is not None and owners[r.partner] is not None
+    )
 
 
 def _owners(
@@ -266,6 +293,8 @@ class _Mark:
     kind: str
     shape: str
     doc: str
+    #: The value the legend's sample shows: the map's first value that is marked.
+    sample: object = True
 
     def shows(self, value: object) -> bool:
         """Whether an entry with this ``value`` of the field gets the mark."""
@@ -296,8 +325,9 @@ def _marks(board: Board, styled: Set[tuple[int, str]] = frozenset()) -> tuple[_M
                 values = [v for r, v in enumerate(values) if (r, name) not in styled]
             shape = next(symbols, "ring") if kind == "symbol" else "badge"
             mark = _Mark(table, name, kind, shape, field.doc if field is not None else "")
-            if any(mark.shows(v) for v in values):
-                marks.append(mark)
+            shown = [v for v in values if mark.shows(v)]
+            if shown:
+                marks.append(attrs.evolve(mark, sample=shown[0]))
     return tuple(marks)
 
 
@@ -347,6 +377,21 @@ def _fill(color: str, light: float = 0.0) -> str:
 def _ident(name: str) -> str:
     """``name`` as part of a class name: letters, digits, ``-`` and ``_``."""
     return re.sub(r"[^A-Za-z0-9_-]", "_", name)
+
+
+def _words(name: str) -> str:
+    """A field's or token's name as a player reads it: ``bridge_toll`` is "bridge toll"."""
+    return " ".join(name.replace("_", " ").replace("-", " ").split())
+
+
+def _plain_doc(doc: str, board_name: str) -> str:
+    """A field's doc for the legend: without a closing "(Map)" that names the
+    board drawn (the reader is looking at it)."""
+    text = doc.strip()
+    found = re.search(r"\s*\(([^()]*)\)$", text)
+    if found and found.group(1).strip() and found.group(1).strip() in board_name:
+        text = text[: found.start()]
+    return text.rstrip(" .")
 
 
 def _plural(count: int, noun: str) -> str:
@@ -399,9 +444,9 @@ def _grow(box: Box, by: float) -> Box:
     return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
-def _wrap(name: str) -> list[str]:
-    """A long name on two lines, cut at the space nearest its middle."""
-    if len(name) <= 14 or " " not in name:
+def _wrap(name: str, longest: int = 14) -> list[str]:
+    """A name longer than ``longest`` on two lines, cut at the space nearest its middle."""
+    if len(name) <= longest or " " not in name:
         return [name]
     spaces = [i for i, c in enumerate(name) if c == " "]
     cut = min(spaces, key=lambda i: abs(len(name) / 2 - i))
@@ -497,17 +542,17 @@ class _Drawing:
         self.width = width
         self.margin = round(width * 0.03)
         self.board_w = width - 2 * self.margin
-        self.board_h = self.board_w / (board.aspect or 1.0)
-        self.scale = min(self.board_w, self.board_h) / 700
+        aspect = board.aspect or 1.0
+        # Sizes from the printed board's proportions; the frame from where the
+        # locations are (below), so that no empty band is left around them.
+        self.scale = min(self.board_w, self.board_w / aspect) / 700
+        self.dot = max(7.5 * self.scale, 4.0)
+        self.font = max(12.5 * self.scale, 9.0)  # never too small to read
         given = [loc.pos for loc in board.locations]
         frame: list[Point] = [p for p in given if p is not None]
         if len(frame) != len(given):
             frame = _circle_layout(len(given))
-        self.at = [
-            (self.margin + x * self.board_w, self.margin + y * self.board_h) for x, y in frame
-        ]
-        self.dot = max(7.5 * self.scale, 4.0)
-        self.font = max(12.5 * self.scale, 9.0)  # never too small to read
+        self.at, self.board_h = self._fit(frame, aspect)
         self.dots = [_grow((x, y, x, y), self.dot) for x, y in self.at]
         self.car_w = self._car_width()
         self.lines = [self._line(route) for route in board.routes]
@@ -519,6 +564,26 @@ class _Drawing:
         self.labels = self._place_labels()
 
     # -- geometry ----------------------------------------------------------------
+
+    def _fit(self, frame: Sequence[Point], aspect: float) -> tuple[list[Point], float]:
+        """The dots of positions ``frame`` (fractions of a board ``aspect`` times
+        as wide as high), spread over the picture's width with room for a name
+        on every side; and the height of the board that holds them."""
+        xs, ys = [x * aspect for x, _y in frame], [y for _x, y in frame]
+        left, top = min(xs, default=0.0), min(ys, default=0.0)
+        span_x, span_y = max(xs, default=1.0) - left, max(ys, default=1.0) - top
+        pad_x = self.dot + 4 * self.font  # a short name beside a dot at the edge
+        pad_y = self.dot + 2.8 * self.font  # a name of two lines above or below
+        inner = self.board_w - 2 * pad_x
+        unit = inner / span_x if span_x > 0 else inner
+        if span_y * unit > 3 * inner:  # a column of locations: not a needle
+            unit = 3 * inner / span_y
+        shift_x = self.margin + pad_x + (inner - span_x * unit) / 2
+        at = [
+            (shift_x + (x - left) * unit, self.margin + pad_y + (y - top) * unit)
+            for x, y in zip(xs, ys, strict=True)
+        ]
+        return at, span_y * unit + 2 * pad_y
 
     def _car_width(self) -> float:
         """Cars about a third as thick as a typical space is long (within bounds)."""
@@ -553,22 +618,32 @@ class _Drawing:
         end = (q[0] - d[0] * trim + nx, q[1] - d[1] * trim + ny)
         return _Line(start, end, normal, shift)
 
-    def _crossing(self, box: Box, skip: Sequence[int] = ()) -> float:
-        """How much route line runs through ``box`` (routes in ``skip`` not counted)."""
+    def _crossing(
+        self, box: Box, skip: Sequence[int] = (), among: Sequence[int] | None = None
+    ) -> float:
+        """How much route line runs through ``box`` (routes in ``skip`` not
+        counted; only those in ``among`` if given)."""
         grown = _grow(box, self.car_w / 2)
+        lines = self.lines if among is None else [self.lines[i] for i in among]
+        ids = range(len(self.lines)) if among is None else among
         return sum(
             _seg_in_box(line.start, line.end, grown)
-            for i, line in enumerate(self.lines)
+            for i, line in zip(ids, lines, strict=True)
             if i not in skip
         )
+
+    def _near(self, x: float, y: float, reach: float) -> list[int]:
+        """The routes whose line passes within ``reach`` of ``(x, y)``."""
+        box = _grow((x, y, x, y), reach + self.car_w)
+        return [i for i, line in enumerate(self.lines) if _seg_in_box(line.start, line.end, box)]
 
     # -- placing marks and names -------------------------------------------------------
 
     def _place_route_marks(self) -> dict[int, list[_Placed]]:
-        """The marks of each route, beside it where they cover least.
+        """The marks of each route, on it where they cover least.
 
         When both routes of a pair carry the same value, one mark stands for
-        the pair (drawn with the route of the lower id).
+        the pair (drawn with the route of the higher id, the one drawn last).
         """
         board = self.scene.board
         placed: dict[int, list[_Placed]] = {}
@@ -587,30 +662,33 @@ class _Drawing:
                     and partner.extra.get(mark.name) == value
                     and (partner.id, mark.name) not in self.styled
                 )
-                if shared and partner is not None and partner.id < route.id:
-                    continue  # drawn with the partner
+                if shared and partner is not None and partner.id > route.id:
+                    continue  # drawn with the partner, drawn later: on top of both
                 shown.append((mark, value, shared))
             if shown:
-                placed[route.id] = self._place_beside(route, shown, size)
+                placed[route.id] = self._place_on(route, shown, size)
         return placed
 
-    def _place_beside(
+    def _place_on(
         self, route: Route, shown: Sequence[tuple[_Mark, object, bool]], size: float
     ) -> list[_Placed]:
+        """The marks of ``route`` on the route itself, so that no mark can be
+        read as another route's: on the middle of its line, or a little to
+        either end where the middle is crowded. A mark for both routes of a
+        pair sits on the pair's middle line, over both; a mark of one route of
+        a pair on its own line, moved out so as to leave its partner clear."""
         line = self.lines[route.id]
         d = line.direction
         skip = (route.id,) if route.partner is None else (route.id, route.partner)
-        sides: tuple[int, ...] = (1, -1)
-        if line.shift and not all(shared for _mark, _value, shared in shown):
-            sides = (1 if line.shift > 0 else -1,)  # its own side, clear of its partner
-        reach = abs(line.shift) + self.car_w / 2 + size + 1.5 * self.scale
+        shared = all(both for _mark, _value, both in shown)
+        across = -line.shift  # the pair's middle line
+        if line.shift and not shared:
+            across = math.copysign(max(size - self.car_w / 2, 0.0), line.shift)
         best: tuple[float, list[_Placed]] | None = None
-        spots = [(side, at) for at in (0.5, 0.35, 0.65) for side in sides]
-        for order, (side, at) in enumerate(spots):
+        for order, at in enumerate((0.5, 0.38, 0.62, 0.28, 0.72)):
             marks = []
             cost = order * 2.0
-            across = side * reach - line.shift  # from the route's own line
-            for i, (mark, value, _shared) in enumerate(shown):
+            for i, (mark, value, _both) in enumerate(shown):
                 along = line.length * at + (i - (len(shown) - 1) / 2) * 2.3 * size
                 x = line.start[0] + d[0] * along + line.normal[0] * across
                 y = line.start[1] + d[1] * along + line.normal[1] * across
@@ -625,43 +703,73 @@ class _Drawing:
         return best[1]
 
     def _place_labels(self) -> list[tuple[Box, list[str]]]:
-        """Where each name goes: of eight places around its dot, the one that
-        covers least of the names placed before it, the dots, the marks and
-        the routes (greedily, in location order)."""
+        """Where each name goes: of the places around its dot (24 directions,
+        near first, then farther; on one line or two), the one that crosses
+        least route, then covers least of the marks, the dots and the other
+        names.
+
+        The names are placed one by one in location order, then each is placed
+        again knowing where all the others went, twice over: a name that had
+        to give way early can take a place freed later.
+        """
         char_w = self.font * 0.62
         line_h = self.font * 1.15
-        placed: list[Box] = []
-        result: list[tuple[Box, list[str]]] = []
-        limit = (0.0, 0.0, float(self.width), self.margin * 2 + self.board_h)
-        for loc, (cx, cy) in zip(self.scene.board.locations, self.at, strict=True):
-            lines = _wrap(loc.name)
-            w = max(len(line) for line in lines) * char_w + 2 * self.scale
-            h = len(lines) * line_h
-            r = self.dot + 2.5 * self.scale
-            diag = r * 0.75
-            corners = [
-                (cx - w / 2, cy + r),  # below
-                (cx - w / 2, cy - r - h),  # above
-                (cx + r + 1, cy - h / 2),  # right
-                (cx - r - 1 - w, cy - h / 2),  # left
-                (cx + diag, cy + diag),  # below right
-                (cx + diag, cy - diag - h),  # above right
-                (cx - diag - w, cy + diag),  # below left
-                (cx - diag - w, cy - diag - h),  # above left
-            ]
-            best: tuple[float, Box] | None = None
-            for order, (left, top) in enumerate(corners):
-                box = (left, top, left + w, top + h)
-                cost = order * 0.5 + 1.5 * self.car_w * self._crossing(box)
-                others = (*placed, *self.mark_boxes, *self.dots[: loc.id], *self.dots[loc.id + 1 :])
-                cost += sum(6 * _overlap(box, other) for other in others)
-                cost += 20 * (w * h - _overlap(box, limit))  # off the picture
-                if best is None or cost < best[0]:
-                    best = (cost, box)
-            assert best is not None
-            placed.append(best[1])
-            result.append((best[1], lines))
-        return result
+        inset = 4 * self.scale  # inside the board's frame
+        limit = (inset, inset, self.width - inset, self.margin * 2 + self.board_h - inset)
+        steps = (0.0, 0.45, 0.9, 1.4, 2.0, 2.7, 3.5)
+        options: list[list[tuple[float, Box, list[str]]]] = []
+        for here, (loc, (cx, cy)) in enumerate(
+            zip(self.scene.board.locations, self.at, strict=True)
+        ):
+            spots: list[tuple[float, Box, list[str]]] = []
+            wrapped = _wrap(loc.name)
+            layouts = [(wrapped, 0.0)]
+            if len(wrapped) > 1:
+                layouts.append(([loc.name], 3.0))
+            elif " " in loc.name:
+                layouts.append((_wrap(loc.name, 0), 3.0))
+            for lines, extra in layouts:
+                w = max(len(line) for line in lines) * char_w + 2 * self.scale
+                h = len(lines) * line_h
+                reach = self.dot + steps[-1] * self.font + w + h
+                near = self._near(cx, cy, reach)
+                zone = _grow((cx, cy, cx, cy), reach)
+                obstacles = [b for b in self.mark_boxes if _overlap(zone, b)]
+                obstacles += [d for j, d in enumerate(self.dots) if j != here and _overlap(zone, d)]
+                for step, away in enumerate(steps):
+                    r = self.dot + 2.5 * self.scale + away * self.font
+                    for turn in range(24):  # below first, then round the dot
+                        angle = math.pi / 2 + turn * math.pi / 12
+                        x = cx + math.cos(angle) * (r + w / 2) - w / 2
+                        y = cy + math.sin(angle) * (r + h / 2) - h / 2
+                        box = (x, y, x + w, y + h)
+                        # A price per place: nearer, straight sides, the usual lines first.
+                        price = (
+                            extra
+                            + step * 6.0
+                            + (0 if turn % 6 == 0 else 1.5 * (turn % 3 > 0) + 0.8)
+                        )
+                        price += 1000 * (w * h - _overlap(box, limit))  # off the board
+                        price += 40 * self.car_w * self._crossing(box, among=near)
+                        price += sum(8 * _overlap(box, b) for b in obstacles)
+                        spots.append((price, box, lines))
+            # Cheapest first (stable: the same order every time), so that the
+            # rounds below stop at the first place dearer than the best found.
+            options.append(sorted(spots, key=lambda spot: spot[0]))
+        chosen: list[tuple[float, Box, list[str]] | None] = [None] * len(options)
+        for _round in range(3):
+            for i, spots in enumerate(options):
+                placed = [c[1] for j, c in enumerate(chosen) if c is not None and j != i]
+                best: tuple[float, tuple[float, Box, list[str]]] | None = None
+                for spot in spots:
+                    if best is not None and spot[0] >= best[0]:
+                        break  # the other names only add to a place's price
+                    total = spot[0] + sum(8 * _overlap(spot[1], b) for b in placed)
+                    if best is None or total < best[0]:
+                        best = (total, spot)
+                assert best is not None
+                chosen[i] = best[1]
+        return [(c[1], c[2]) for c in chosen if c is not None]
 
     # -- the document --------------------------------------------------------------
 
@@ -700,7 +808,7 @@ class _Drawing:
         scene = self.scene
         if scene.termination is not None:
             return f"game over after {_plural(scene.turn, 'turn')} ({scene.termination})"
-        who = "" if scene.current is None else f", seat {scene.current} to play"
+        who = "" if scene.current is None else f", player {scene.current + 1} to play"
         return f"turn {scene.turn + 1}{who}"
 
     # -- routes ------------------------------------------------------------------
@@ -710,14 +818,21 @@ class _Drawing:
         for route, line in zip(scene.board.routes, self.lines, strict=True):
             owner = scene.owners[route.id]
             classes = ["route", "double" if route.partner is not None else "single"]
+            closed = route.id in scene.closed
             if owner is None:
-                classes.append("unclaimed")
-                owned_by = "unclaimed"
+                classes += ["unclaimed", "closed"] if closed else ["unclaimed"]
+                owned_by = (
+                    f"closed: the other route of the pair is claimed, and with "
+                    f"{_plural(len(scene.seats), 'player')} only one route of a pair is used"
+                    if closed
+                    else "unclaimed"
+                )
             else:
                 classes += ["claimed", f"{owner[0]}-{owner[1]}"]
                 owned_by = f"claimed by {self._owner_name(owner)}"
             tip = f"{route.a} – {route.b}: {route.color}, {route.length} spaces, {owned_by}"
             style = self.styles.get(route.id)
+            shut = ' data-closed="true"' if closed else ""
             wilds = ""
             if style is not None:  # a variant's own way (hook ttr_route_styles)
                 classes += ["outlined"] if style.outline else []
@@ -726,10 +841,10 @@ class _Drawing:
                 tip = "; ".join((tip, *style.legends))
             yield (
                 f'<g id="route-{route.id}" class="{" ".join(classes)}" '
-                f'data-color="{_esc(route.color)}" data-length="{route.length}"{wilds}>'
+                f'data-color="{_esc(route.color)}" data-length="{route.length}"{wilds}{shut}>'
             )
             yield f"<title>{_esc(tip)}</title>"
-            yield from self._cars(route, line, owner, style)
+            yield from self._cars(route, line, owner, style, closed)
             for placed in self.route_marks.get(route.id, ()):
                 yield from self._mark(placed)
             yield "</g>"
@@ -741,7 +856,15 @@ class _Drawing:
 
     def _owner_name(self, owner: tuple[str, int]) -> str:
         kind, index = owner
-        return f"seat {index}" if kind == "seat" else self.scene.others[index].name
+        return f"player {index + 1}" if kind == "seat" else self.scene.others[index].name
+
+    def _owner_sign(self, owner: tuple[str, int]) -> str:
+        """What a train piece of ``owner`` shows: the player's number (people
+        count from 1), or the first letter of an owner that is not a seat."""
+        kind, index = owner
+        if kind == "seat":
+            return str(index + 1)
+        return (self.scene.others[index].name[:1] or "?").upper()
 
     def _cars(
         self,
@@ -749,13 +872,19 @@ class _Drawing:
         line: _Line,
         owner: tuple[str, int] | None,
         style: _Style | None = None,
+        closed: bool = False,
     ) -> Iterator[str]:
-        """The route's spaces: empty ones light, in the route's colour; claimed
-        ones solid, in the owner's colour, each with a white peg (a train).
-        A ``style`` outlines each space, and draws a locomotive in its first
-        wild spaces (white in place of the peg on a claimed route)."""
+        """The route's spaces: free ones light, in the route's colour, with a
+        thin border; claimed ones as train pieces in the owner's colour, with
+        a shadow, a dark outline and the player's number (a white peg where
+        a number would not fit), so that no route colour can pass for one;
+        closed ones faded and struck through. A ``style`` outlines each space,
+        and draws a locomotive in its first wild spaces (white in place of the
+        number on a claimed route)."""
         if owner is None:
-            paint = f'fill="{_fill(route.color, 0.3)}" stroke="#3a3a3a"'
+            light = 0.72 if closed else 0.3
+            border = "#8a8a8a" if closed else "#3a3a3a"
+            paint = f'fill="{_fill(route.color, light)}" stroke="{border}"'
             stroke_w = 0.8 * self.scale
         else:
             paint = f'fill="{self._owner_color(owner)}" stroke="#111111"'
@@ -765,6 +894,9 @@ class _Drawing:
         gap = min(2.5 * self.scale, line.length / (4 * route.length))
         car = (line.length - gap * (route.length - 1)) / route.length
         wilds = 0 if style is None else style.wilds
+        sign = "" if owner is None else self._owner_sign(owner)
+        number = min(self.car_w * 1.05, car * 0.9)  # the sign's font size
+        drop = (0.22 * self.car_w, 0.3 * self.car_w)  # the piece's shadow, down right
         for i in range(route.length):
             t = i * (car + gap)
             a = (line.start[0] + d[0] * t, line.start[1] + d[1] * t)
@@ -777,19 +909,49 @@ class _Drawing:
             )
             if style is not None and style.outline:
                 yield self._outline(a, b, line.normal, self.car_w, gap)
+            if owner is not None:
+                shadow = [(x + drop[0], y + drop[1]) for x, y in corners]
+                yield (
+                    f'<polygon class="shadow" points="{_points(shadow)}" fill="#000000" '
+                    'fill-opacity="0.35" stroke-linejoin="round"/>'
+                )
             yield (
                 f'<polygon class="car" points="{_points(corners)}" {paint} '
                 f'stroke-width="{_n(stroke_w)}" stroke-linejoin="round"/>'
             )
+            cx, cy = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
             if i < wilds:
                 fill = "#ffffff" if owner is not None else "#1d1d1d"
                 yield self._locomotive(a, b, self.car_w, fill)
-            elif owner is not None:
-                cx, cy = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+            elif owner is not None and self._under_mark(route.id, cx, cy):
+                pass  # the route's own mark covers this piece: no sign to mistake for it
+            elif owner is not None and number >= 7:
                 yield (
-                    f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(self.car_w * 0.19)}" '
-                    'fill="#ffffff" fill-opacity="0.85"/>'
+                    f'<text class="peg" x="{_n(cx)}" y="{_n(cy)}" font-size="{_n(number)}" '
+                    'font-weight="bold" text-anchor="middle" dominant-baseline="central" '
+                    f'fill="#ffffff">{_esc(sign)}</text>'
                 )
+            elif owner is not None:
+                yield (
+                    f'<circle class="peg" cx="{_n(cx)}" cy="{_n(cy)}" '
+                    f'r="{_n(self.car_w * 0.19)}" fill="#ffffff" fill-opacity="0.85"/>'
+                )
+            elif closed:  # struck through, corner to corner
+                (x0, y0), (x1, y1) = corners[0], corners[2]
+                yield (
+                    f'<line class="strike" x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" '
+                    f'y2="{_n(y1)}" stroke="#5a5a5a" stroke-width="{_n(1.3 * self.scale)}"/>'
+                )
+
+    def _under_mark(self, route: int, x: float, y: float) -> bool:
+        """Whether a mark of ``route`` (or of its pair) lies over the point ``(x, y)``."""
+        partner = self.scene.board.routes[route].partner
+        placed = (
+            [*self.route_marks.get(route, ()), *self.route_marks.get(partner, ())]
+            if partner is not None
+            else self.route_marks.get(route, [])
+        )
+        return any(math.dist((m.x, m.y), (x, y)) < m.size + self.car_w * 0.45 for m in placed)
 
     def _outline(self, a: Point, b: Point, normal: Point, thick: float, gap: float) -> str:
         """A dark frame around the space from ``a`` to ``b`` (``thick`` across),
@@ -903,6 +1065,7 @@ class _Drawing:
                 my = y + math.sin(angle) * self.dot * 1.25
                 size = max(self.dot, self.font * 0.7)
                 yield from self._mark(_Placed(mark, mx, my, size, loc.extra.get(mark.name)))
+            yield from self._leader(x, y, box)
             yield from self._label(box, lines)
             yield "</g>"
 
@@ -937,7 +1100,7 @@ class _Drawing:
             placed[token.location] = nth + 1
             tx = x - self.dot * 1.2 + nth * size * 2.3
             ty = y + self.dot + size * 1.2
-            owner = "nobody" if token.owner is None else f"seat {token.owner}"
+            owner = "nobody" if token.owner is None else f"player {token.owner + 1}"
             yield (
                 f'<g class="token token-{_ident(token.kind)}" data-location="{token.location}" '
                 f'data-owner="{"" if token.owner is None else token.owner}">'
@@ -946,6 +1109,20 @@ class _Drawing:
             )
             yield self._token_shape(tx, ty, size, self._token_color(token.owner))
             yield "</g>"
+
+    def _leader(self, x: float, y: float, box: Box) -> Iterator[str]:
+        """A thin line from the dot at ``(x, y)`` to its name, when the name had
+        to go farther from the dot than a name usually is."""
+        nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+        far = math.dist((x, y), (nx, ny))
+        if far < self.dot + 1.2 * self.font:
+            return
+        ux, uy = (nx - x) / far, (ny - y) / far
+        yield (
+            f'<line class="leader" x1="{_n(x + ux * self.dot)}" y1="{_n(y + uy * self.dot)}" '
+            f'x2="{_n(nx - ux * 2 * self.scale)}" y2="{_n(ny - uy * 2 * self.scale)}" '
+            f'stroke="#3a3a3a" stroke-width="{_n(1.1 * self.scale)}"/>'
+        )
 
     def _label(self, box: Box, lines: Sequence[str]) -> Iterator[str]:
         x = (box[0] + box[2]) / 2
@@ -968,7 +1145,8 @@ class _Drawing:
         panel.heading(f"{scene.board.name} · {self._status()}")
         final = scene.scores
         for seat in scene.seats:
-            name = f"Seat {seat.seat}" + (" (you)" if seat.seat == scene.viewer else "")
+            you = " (you)" if seat.seat == scene.viewer else ""
+            name = f"Player {seat.seat + 1}{you}"
             if final is not None:
                 sheet = final.sheets[seat.seat]
                 won = " · winner" if seat.seat in final.winners else ""
@@ -981,12 +1159,14 @@ class _Drawing:
                     f"score {seat.score} · {_plural(seat.cars, 'car')} · "
                     f"{_plural(seat.tickets, 'ticket')} · {_plural(seat.cards, 'card')}"
                 )
-            panel.row(SEAT_COLORS[seat.seat % len(SEAT_COLORS)], name, facts, f"seat-{seat.seat}")
+            color = SEAT_COLORS[seat.seat % len(SEAT_COLORS)]
+            panel.row(color, str(seat.seat + 1), name, facts, f"seat-{seat.seat}")
         for index, other in enumerate(scene.others):
             cars = "" if other.cars is None else f" · {_plural(other.cars, 'car')} left"
             facts = f"{_plural(len(other.routes), 'route')}{cars} (not a seat: scores nothing)"
             color = OTHER_COLORS[index % len(OTHER_COLORS)]
-            panel.row(color, other.name.capitalize(), facts, f"other-{index}")
+            sign = self._owner_sign(("other", index))
+            panel.row(color, sign, other.name.capitalize(), facts, f"other-{index}")
         if scene.viewer is not None:
             hand = ", ".join(f"{name} {count}" for name, count in scene.hand) or "no cards"
             panel.text(f"Your hand: {hand}", "hand")
@@ -995,6 +1175,8 @@ class _Drawing:
             panel.text(f"Your tickets: {tickets}", "tickets")
         for mark in self.marks:
             panel.legend(mark)
+        if scene.closed:
+            panel.closed(len(scene.seats))
         drawn: dict[str, tuple[bool, bool]] = {}
         for style in scene.styles:  # one line per legend, drawn as its first style
             drawn.setdefault(style.legend, (style.outline, style.wild_spaces > 0))
@@ -1024,8 +1206,13 @@ class _Panel:
         for line in _fit(text, self.room):
             self.items.append(("heading", (line,)))
 
-    def row(self, color: str, name: str, facts: str, ident: str) -> None:
-        self.items.append(("row", (color, name, facts, ident)))
+    def row(self, color: str, sign: str, name: str, facts: str, ident: str) -> None:
+        """A line for an owner: a train piece of theirs (``sign`` on it), a name, facts."""
+        self.items.append(("row", (color, sign, name, facts, ident)))
+
+    def closed(self, players: int) -> None:
+        """A legend line for the closed routes of a game of ``players``."""
+        self.items.append(("closed", (str(players),)))
 
     def text(self, text: str, ident: str) -> None:
         """``text`` on as many lines as it needs to fit the picture's width."""
@@ -1060,22 +1247,59 @@ class _Panel:
                 yield from self._token_legend(x, base, data[0])
             elif kind == "style":
                 yield from self._style_legend(x, base, *data)
+            elif kind == "closed":
+                yield from self._closed_legend(x, base, int(data[0]))
             else:
                 yield from self._legend(x, base, self.legends[int(data[0])])
         yield "</g>"
 
     def _row(
-        self, x: float, base: float, color: str, name: str, facts: str, ident: str
+        self, x: float, base: float, color: str, sign: str, name: str, facts: str, ident: str
     ) -> Iterator[str]:
         side = self.font * 1.1
+        top, width = base - side * 0.85, side * 1.6
         yield f'<g class="score {ident}">'
         yield (
-            f'<rect x="{_n(x)}" y="{_n(base - side * 0.85)}" width="{_n(side * 1.6)}" '
+            f'<rect x="{_n(x + side * 0.15)}" y="{_n(top + side * 0.2)}" width="{_n(width)}" '
+            f'height="{_n(side)}" rx="{_n(side * 0.2)}" fill="#000000" fill-opacity="0.35"/>'
+        )
+        yield (
+            f'<rect x="{_n(x)}" y="{_n(top)}" width="{_n(width)}" '
             f'height="{_n(side)}" rx="{_n(side * 0.2)}" fill="{color}" stroke="#111111"/>'
+        )
+        yield (
+            f'<text x="{_n(x + width / 2)}" y="{_n(top + side / 2)}" font-size="{_n(side * 0.85)}" '
+            'font-weight="bold" text-anchor="middle" dominant-baseline="central" '
+            f'fill="#ffffff">{_esc(sign)}</text>'
         )
         yield (
             f'<text x="{_n(x + side * 2.1)}" y="{_n(base)}"><tspan font-weight="bold">'
             f"{_esc(name)}</tspan>: {_esc(facts)}</text>"
+        )
+        yield "</g>"
+
+    def _closed_legend(self, x: float, base: float, players: int) -> Iterator[str]:
+        drawing = self.drawing
+        thick = self.font * 0.6
+        a = (x + self.font * 0.15, base - self.font * 0.35)
+        b = (a[0] + self.font * 1.1, a[1])
+        half = thick / 2
+        corners = [(a[0], a[1] - half), (b[0], b[1] - half)]
+        corners += [(b[0], b[1] + half), (a[0], a[1] + half)]
+        yield '<g class="legend closed-legend">'
+        yield (
+            f'<polygon class="sample" points="{_points(corners)}" fill="{_fill(GRAY, 0.72)}" '
+            f'stroke="#8a8a8a" stroke-width="{_n(0.8 * drawing.scale)}"/>'
+        )
+        (x0, y0), (x1, y1) = corners[0], corners[2]
+        yield (
+            f'<line x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}" stroke="#5a5a5a" '
+            f'stroke-width="{_n(1.3 * drawing.scale)}"/>'
+        )
+        yield (
+            f'<text x="{_n(x + self.font * 1.75)}" y="{_n(base)}"><tspan font-weight="bold">'
+            "closed</tspan>: the other route of a claimed double; with "
+            f"{_plural(players, 'player')} only one route of each double is used</text>"
         )
         yield "</g>"
 
@@ -1086,7 +1310,7 @@ class _Panel:
         yield drawing._token_shape(x + size * 1.4, base - self.font * 0.35, size, _TOKEN_GRAY)
         yield (
             f'<text x="{_n(x + size * 3.5)}" y="{_n(base)}"><tspan font-weight="bold">'
-            f"{_esc(kind)}</tspan> (a token on a location, in its owner's colour)</text>"
+            f"{_esc(_words(kind))}</tspan>: in its owner's colour</text>"
         )
         yield "</g>"
 
@@ -1120,24 +1344,18 @@ class _Panel:
 
     def _legend(self, x: float, base: float, mark: _Mark) -> Iterator[str]:
         size = self.font * 0.55
-        sample = _Placed(
-            mark,
-            x + size * 1.4,
-            base - self.font * 0.35,
-            size,
-            "n" if mark.kind == "badge" else True,
-        )
-        where = "location" if mark.table == "locations" else "route"
-        what = (
-            f"a {where} field, its value"
-            if mark.kind == "badge"
-            else f"a {where} field, where true"
-        )
-        doc = f": {mark.doc}" if mark.doc else ""
+        sample = _Placed(mark, x + size * 1.4, base - self.font * 0.35, size, mark.sample)
+        name = self.drawing.scene.board.name
+        doc = _plain_doc(mark.doc, name)
+        if mark.kind == "badge":
+            what = f"{doc} (the number in the circle)" if doc else "the number in the circle"
+        else:
+            where = "places" if mark.table == "locations" else "routes"
+            what = doc or f"marked on these {where}"
         yield '<g class="legend">'
         yield from self.drawing._mark(sample)
         yield (
             f'<text x="{_n(x + size * 3.2)}" y="{_n(base)}"><tspan font-weight="bold">'
-            f"{_esc(mark.name)}</tspan> ({what}){_esc(doc)}</text>"
+            f"{_esc(_words(mark.name))}</tspan>: {_esc(what)}</text>"
         )
         yield "</g>"
