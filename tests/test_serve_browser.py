@@ -151,8 +151,8 @@ def test_a_whole_game_by_clicks(server: str, page: Any, map_name: str) -> None:
     assert page.locator("#status").inner_text().startswith("Game over")
     # The bots' moves were told, redacted: "drew a card", never which.
     events = page.locator("#events li").all_inner_texts()
-    assert any(line.startswith("Seat 1 drew a card") for line in events)
-    assert not any(re.match(r"Seat 1 drew an? \w+ card from the deck", line) for line in events)
+    assert any(line.startswith("Player 2 drew a card") for line in events)
+    assert not any(re.match(r"Player 2 drew an? \w+ card from the deck", line) for line in events)
     # The save: the record of the game, which replays to its end.
     href = page.locator("#save").get_attribute("href")
     saved = page.request.get(server + href)
@@ -167,7 +167,7 @@ def test_a_whole_game_by_clicks(server: str, page: Any, map_name: str) -> None:
     page.wait_for_function("document.body.dataset.step === '0' && " + READY)
     page.click("#next")
     page.wait_for_function("document.body.dataset.step === '1' && " + READY)
-    assert page.locator("#replay-line").inner_text().startswith("Seat 0 kept tickets")
+    assert page.locator("#replay-line").inner_text().startswith("Player 1 kept tickets")
     assert page.locator("#replay-board svg g#route-0").count() == 1
 
 

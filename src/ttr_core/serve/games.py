@@ -28,6 +28,7 @@ from typing import Any
 
 import ttr_core
 from ttr_core.agents import Agent, agent_names, make_agent
+from ttr_core.play.text import event
 from ttr_core.render import CARD_FILLS, svg
 
 __all__ = [
@@ -165,9 +166,9 @@ class GameStore:
             rng=rng,
             record=ttr_core.RecordLines(state),
         )
-        bots_told = ", ".join(f"Seat {other}: {name}" for other, name in names.items())
+        bots_told = ", ".join(f"Player {other + 1}: {name}" for other, name in names.items())
         game.events.append(
-            f"New game of {state.board.name}: you are Seat {seat}; the bots: {bots_told}"
+            f"New game of {state.board.name}: you are Player {seat + 1}; the bots: {bots_told}"
         )
         with game.lock:
             self._play_bots(game)
@@ -234,7 +235,8 @@ class GameStore:
         action: ttr_core.Action,
         after: ttr_core.GameState,
     ) -> None:
-        line = ttr_core.describe(before, action, seat=game.seat)
+        # In players' words, as ttr play says them: "Player 2 drew a card".
+        line = event(ttr_core.describe(before, action, seat=game.seat), game.seat)
         game.record.append(action)
         game.events.append(line)
         game.state = after
@@ -297,7 +299,7 @@ class GameStore:
     def _add_replay(self, record: ttr_core.GameRecord, replay_id: str) -> Replay:
         states = list(ttr_core.replay(record))
         lines = [
-            ttr_core.describe(before, action, seat=None)
+            event(ttr_core.describe(before, action, seat=None), -1)
             for before, action in zip(states, record.actions, strict=False)
         ]
         if record.termination is not None:
@@ -359,7 +361,9 @@ def status(game: Game, *, board: bool = True) -> dict[str, Any]:
         "seats": [
             {
                 "seat": s.seat,
-                "name": "You" if s.seat == seat else f"Seat {s.seat} ({game.bot_names[s.seat]})",
+                "name": "You"
+                if s.seat == seat
+                else f"Player {s.seat + 1} ({game.bot_names[s.seat]})",
                 "cards": s.hand_size,
                 "tickets": s.tickets_held,
                 "cars": s.cars,
