@@ -74,6 +74,24 @@ def adapters(session: nox.Session) -> None:
 
 
 @nox.session
+def bots_europe(session: nox.Session) -> None:
+    """The bots on Europe, the full profile of tests/test_europe_bots.py: each heuristic
+    style plays TTR_EUROPE_BOT_GAMES (default 300) heads-up games against random play,
+    attempting tunnels, claiming ferries and building stations, and prints its numbers;
+    not part of the default run (the suite plays 40 per style)."""
+    session.install(".[test]")
+    games = os.environ.get("TTR_EUROPE_BOT_GAMES", "300")
+    session.run(
+        "pytest",
+        "-q",
+        "-s",
+        "tests/test_europe_bots.py",
+        *session.posargs,
+        env={"TTR_EUROPE_BOT_GAMES": games},
+    )
+
+
+@nox.session
 def pictures(session: nox.Session) -> None:
     """The board pictures of docs/pictures.md: scripts/board_pictures.py plays a seeded
     game per built-in map, writes docs/pictures/<map>.svg and screenshots each in headless

@@ -340,7 +340,15 @@ def test_every_view_shows_the_waiting_tunnel() -> None:
         world = ttr_core.determinize(view, 7)
         assert world.pending == waiting.pending
     assert ttr_core.player_view(_waiting(), 1).variants["tunnels.pay"] is not None
-    assert ttr_core.player_view(game(), 1).variants == {"tunnels.pay": None}
+    assert ttr_core.player_view(game(), 1).variants == {
+        "tunnels.pay": None,
+        "tunnels.asked": 0,
+        "tunnels.turned_up": (0,) * 9,
+    }
+    shown = ttr_core.player_view(waiting, 0).variants
+    wait = wait_of(waiting)
+    assert shown["tunnels.asked"] == wait.extra
+    assert sum(shown["tunnels.turned_up"]) == len(wait.revealed)
 
 
 def test_action_ids_cover_every_answer() -> None:

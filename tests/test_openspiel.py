@@ -36,7 +36,8 @@ CONFIGS = [
     ("nederland", 3),
     ("usa", 2),
     ("amsterdam", 2),
-    *([("usa", 5), ("newyork", 4), ("amsterdam", 4)] if HEAVY else []),
+    ("europe", 2),  # its default variants: tunnels, ferries, stations, long tickets, Express
+    *([("usa", 5), ("newyork", 4), ("amsterdam", 4), ("europe", 5)] if HEAVY else []),
 ]
 
 
@@ -225,7 +226,13 @@ def test_an_illegal_action_id_is_refused_and_the_state_kept() -> None:
 
 @pytest.mark.parametrize(
     ("map_name", "players", "steps"),
-    [("newyork", 2, 30), ("nederland", 3, 45), ("amsterdam", 2, 35), ("usa", 2, 25)],
+    [
+        ("newyork", 2, 30),
+        ("nederland", 3, 45),
+        ("amsterdam", 2, 35),
+        ("usa", 2, 25),
+        ("europe", 3, 40),
+    ],
 )
 def test_hidden_information_changes_no_tensor_and_no_string(
     map_name: str, players: int, steps: int
@@ -463,6 +470,41 @@ def test_random_sim_test_with_variant_actions(map_name: str, players: int, varia
             met.update(state.action_to_string(a) for a in legal if a >= core.size)
             state.apply_action(rng.choice(legal))
     assert met and all(text.startswith(variants.split("+")[-1] + ": ") for text in met)
+
+
+def test_random_play_on_europe_reaches_the_ids_of_every_mechanic() -> None:
+    # Europe's default variants: tunnels pay or give up, stations (47 cities x 9
+    # colours or none x 0-3 locomotives), ferries (core claims, with locomotives).
+    from ttr_plugins.ferries import locomotives
+    from ttr_plugins.stations import BuildStation
+    from ttr_plugins.tunnels import GiveUpTunnel, PayTunnel
+
+    game = load("europe", 2)
+    board = game.board
+    core = ttr_core.action_space(board, 2, [])
+    assert game.space.core_size == core.size
+    assert game.num_distinct_actions() == core.size + len(board.locations) * 9 * 4 + 5
+    rng = random.Random(5)
+    met: dict[str, set[str]] = {}
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            aid = rng.choice(state.legal_actions())
+            action = ttr_core.action_from_id(state.ttr_state, aid)
+            if isinstance(action, PayTunnel | GiveUpTunnel | BuildStation):
+                assert aid >= core.size
+                assert state.action_to_string(aid).startswith(
+                    ("tunnels: ", "stations: ")[isinstance(action, BuildStation)]
+                )
+                met.setdefault(type(action).__name__, set()).add(str(aid))
+            elif isinstance(action, ttr_core.ClaimRoute) and locomotives(board, action.route):
+                assert action.wilds >= locomotives(board, action.route)
+                met.setdefault("ferry", set()).add(str(aid))
+            state.apply_action(aid)
+    assert set(met) == {"PayTunnel", "GiveUpTunnel", "BuildStation", "ferry"}, met
 
 
 class _Undeclared:

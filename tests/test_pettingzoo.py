@@ -51,6 +51,8 @@ CONFIGS = [
     ("usa", 5),
     ("amsterdam", 2),
     ("amsterdam", 4),
+    ("europe", 2),  # its default variants: tunnels, ferries, stations, long tickets, Express
+    ("europe", 5),
 ]
 IDS = [f"{m}-{p}" for m, p in CONFIGS]
 
@@ -445,6 +447,39 @@ def test_api_and_seed_tests_pass_with_variant_actions(
             taken += action >= core.size
             game.step(action)
     assert offered and taken
+
+
+def test_random_play_on_europe_reaches_every_mechanic() -> None:
+    # Through the AEC loop with masks: tunnels paid and given up, stations built
+    # (47 cities x 9 colours or none x 0-3 locomotives), ferries claimed (core ids).
+    from ttr_plugins.ferries import locomotives
+    from ttr_plugins.stations import BuildStation
+    from ttr_plugins.tunnels import GiveUpTunnel, PayTunnel
+
+    game = env("europe", 3)
+    board = game.unwrapped.board
+    core = ttr_core.action_space(board, 3, [])
+    stations = len(board.locations) * 9 * 4
+    assert game.action_space("player_0").n == core.size + stations + 5
+    taken: set[str] = set()
+    for seed in range(2):
+        game.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in game.agent_iter():
+            observation, _, termination, truncation, _ = game.last()
+            if termination or truncation:
+                game.step(None)
+                continue
+            aid = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            action = ttr_core.action_from_id(game.unwrapped.game, aid)
+            if isinstance(action, PayTunnel | GiveUpTunnel | BuildStation):
+                assert aid >= core.size
+                taken.add(type(action).__name__)
+            elif isinstance(action, ttr_core.ClaimRoute) and locomotives(board, action.route):
+                assert aid < core.size and action.wilds >= locomotives(board, action.route)
+                taken.add("ferry")
+            game.step(aid)
+    assert taken == {"PayTunnel", "GiveUpTunnel", "BuildStation", "ferry"}
 
 
 class _Undeclared:

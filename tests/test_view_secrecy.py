@@ -18,6 +18,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ttr_plugins.long_tickets import is_long
 from ttr_plugins.tolls import tolls
 
 import ttr_core
@@ -30,6 +31,28 @@ from ttr_core.invariants import (
 )
 
 from .test_determinize import BOARDS, CONFIGS, IDS, play_randomly
+
+#: Every map's configurations, and Europe with its default variants (long tickets
+#: and the box, tunnel reveals, stations).
+SECRET_CONFIGS = [*CONFIGS, ("europe", 2, None), ("europe", 4, None)]
+SECRET_IDS = [*IDS, "europe-2", "europe-4"]
+EUROPE = ttr_core.load_map("europe")
+
+
+def play(
+    map: str, players: int, variants: Sequence[str] | None, seed: int, actions: int
+) -> GameState:
+    """``play_randomly`` on any map of :data:`SECRET_CONFIGS`."""
+    if map != "europe":
+        return play_randomly(map, players, variants, seed, actions)
+    state = ttr_core.new_game(EUROPE, players, seed=seed, variants=variants)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if state.is_over:
+            break
+        state = ttr_core.apply(state, rng.choice(ttr_core.legal_actions(state)))
+    return state
+
 
 # ---------------------------------------------------------------------------
 # Walking the view
@@ -61,6 +84,9 @@ def hidden_values(state: GameState, viewer: int) -> dict[str, object]:
             found[f"starting offer {seat}"] = offer
     if len(state.ticket_deck) >= 3:
         found["ticket deck"] = state.ticket_deck
+    if len(state.boxed_tickets) >= 2:
+        found["the box"] = state.boxed_tickets
+        found["the box, sorted"] = tuple(sorted(state.boxed_tickets))
     return found
 
 
@@ -75,13 +101,13 @@ def public_values(view: Any) -> list[object]:
     return shown
 
 
-@pytest.mark.parametrize(("map", "players", "variants"), CONFIGS, ids=IDS)
+@pytest.mark.parametrize(("map", "players", "variants"), SECRET_CONFIGS, ids=SECRET_IDS)
 @settings(max_examples=20)
 @given(seed=st.integers(0, 2**32), actions=st.integers(0, 400))
 def test_nothing_hidden_is_reachable_from_a_view(
     map: str, players: int, variants: Sequence[str] | None, seed: int, actions: int
 ) -> None:
-    state = play_randomly(map, players, variants, seed, actions)
+    state = play(map, players, variants, seed, actions)
     for viewer in range(players):
         view = ttr_core.player_view(state, viewer)
         secrets = hidden_values(state, viewer)
@@ -139,6 +165,25 @@ def move_toll_value(state: GameState, viewer: int, rng: random.Random) -> GameSt
     return state.with_variant("tolls", new)
 
 
+def exchange_long_ticket_and_box(
+    state: GameState, seat: int, rng: random.Random
+) -> GameState | None:
+    """Exchange the long ticket ``seat`` kept with a boxed one (Europe), if it kept one."""
+    if "long_tickets" not in state.rules.variants or not state.boxed_tickets:
+        return None
+    player = state.players[seat]
+    for i, ticket in enumerate(player.tickets):
+        if is_long(state.board, ticket):
+            j = rng.randrange(len(state.boxed_tickets))
+            tickets = _replace(player.tickets, i, state.boxed_tickets[j])
+            return attrs.evolve(
+                state,
+                players=_replace(state.players, seat, attrs.evolve(player, tickets=tickets)),
+                boxed_tickets=_replace(state.boxed_tickets, j, ticket),
+            )
+    return None
+
+
 def hidden_variants(
     state: GameState, viewer: int, rng: random.Random
 ) -> Iterator[tuple[str, GameState]]:
@@ -148,18 +193,24 @@ def hidden_variants(
     tolled = move_toll_value(state, viewer, rng)
     if tolled is not None:
         changes.append(("another seat's toll value", tolled))
+    others = [seat for seat in range(state.num_players) if seat != viewer]
+    for seat in rng.sample(others, len(others)):
+        boxed = exchange_long_ticket_and_box(state, seat, rng)
+        if boxed is not None:
+            changes.append(("another seat's long ticket against the box", boxed))
+            break
     for name, changed in changes:
         assert changed != state
         yield name, changed
 
 
-@pytest.mark.parametrize(("map", "players", "variants"), CONFIGS, ids=IDS)
+@pytest.mark.parametrize(("map", "players", "variants"), SECRET_CONFIGS, ids=SECRET_IDS)
 @settings(max_examples=20)
 @given(seed=st.integers(0, 2**32), actions=st.integers(0, 400), change=st.integers(0, 2**32))
 def test_states_that_differ_only_in_hidden_information_give_equal_views(
     map: str, players: int, variants: Sequence[str] | None, seed: int, actions: int, change: int
 ) -> None:
-    state = play_randomly(map, players, variants, seed, actions)
+    state = play(map, players, variants, seed, actions)
     rng = random.Random(change)
     for viewer in range(players):
         view = ttr_core.player_view(state, viewer)
@@ -212,6 +263,55 @@ def test_the_check_has_teeth_a_change_the_viewer_can_see_changes_the_view() -> N
         "another seat's toll value",
         "the seed",
     }
+
+
+def _europe_tunnel_waiting() -> GameState:
+    """A random 4-player Europe game stopped at a tunnel's reveal, two other seats
+    holding a long ticket each and the box not empty."""
+    for seed in range(500):
+        state = ttr_core.new_game(EUROPE, 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state = ttr_core.apply(state, rng.choice(ttr_core.legal_actions(state)))
+            pending = state.pending
+            if pending is not None and pending.kind == "tunnels.pay":
+                holders = [
+                    s
+                    for s, p in enumerate(state.players)
+                    if any(is_long(EUROPE, t) for t in p.tickets)
+                ]
+                if len(holders) >= 3 and state.boxed_tickets and state.deck:
+                    return state
+    pytest.fail("no random Europe game reached a tunnel reveal with long tickets kept")
+
+
+def test_europe_views_hide_the_box_long_tickets_and_unrevealed_cards() -> None:
+    state = _europe_tunnel_waiting()
+    wait = state.pending.data  # type: ignore[union-attr]
+    rng = random.Random(1)
+    names: set[str] = set()
+    for viewer in range(4):
+        view = ttr_core.player_view(state, viewer)
+        text = ttr_core.to_json(view)
+        # The revealed cards are public; the deck under them, the box and the
+        # other seats' long tickets are not.
+        assert view.variants["tunnels.pay"] == wait
+        assert view.boxed_tickets_size == len(state.boxed_tickets)
+        for what, changed in hidden_variants(state, viewer, rng):
+            names.add(what)
+            assert ttr_core.player_view(changed, viewer) == view, what
+            assert ttr_core.to_json(ttr_core.player_view(changed, viewer)) == text, what
+        # Teeth: the viewer's own long ticket against the box is seen.
+        mine = exchange_long_ticket_and_box(state, viewer, rng)
+        if mine is not None:
+            names.add("own long ticket")
+            assert ttr_core.player_view(mine, viewer) != view
+    assert {
+        "the deck's order",
+        "the box against the ticket deck",
+        "another seat's long ticket against the box",
+        "own long ticket",
+    } <= names
 
 
 def test_cards_taken_face_up_stay_visible_and_the_rest_of_the_hand_does_not() -> None:

@@ -24,8 +24,11 @@ block a claim, and do not count for the longest path (the European Express
 reads the seat's own routes only).
 
 Each station a player never built is worth :data:`POINTS` points (option
-``points``), on a score line "Unused stations". A tie for the win that the
-most completed tickets leaves goes to the tied seats with the fewest
+``points``), on a score line "Unused stations"; a 0-point line per station
+built names the route it lends ("Station in Wien lends München–Wien (orange
+3)", kind :data:`ROUTE_LINE`, shown to its own seat until the end: the
+choice follows from its tickets). A tie for the win that the most completed
+tickets leaves goes to the tied seats with the fewest
 stations built (hook ``ttr_tie_break``; the map lists this variant before
 ``longest_route``, so the Express holder decides last).
 
@@ -62,12 +65,16 @@ from ttr_core import (
 
 #: The variant name this plugin is registered under.
 NAME = "stations"
+#: The view key showing the stations as numbers, per location (see ttr_player_view).
+AT = f"{NAME}.at"
 #: Stations per player, by default.
 STATIONS = 3
 #: Points for each station a player never built, by default.
 POINTS = 4
 #: The token kind the pictures draw.
 TOKEN = "station"
+#: Kind of the 0-point score line naming the route a station lends (EU3).
+ROUTE_LINE = "station_route"
 #: ``IllegalAction`` reason codes of the variant.
 NO_STATION_LEFT = f"{NAME}.none_left"
 CITY_TAKEN = f"{NAME}.city_taken"
@@ -268,8 +275,8 @@ def ttr_variant_state_types() -> Mapping[str, Any]:
 
 
 @hookimpl
-def ttr_view_types() -> Mapping[str, Any]:
-    return {NAME: tuple[Station, ...]}
+def ttr_view_types(board: Board) -> Mapping[str, Any]:
+    return {NAME: tuple[Station, ...], AT: tuple.__class_getitem__((int,) * len(board.locations))}
 
 
 @hookimpl
@@ -386,7 +393,26 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
     lines = []
     for seat in range(state.num_players):
         unused = most - sum(1 for s in built if s.owner == seat)
-        lines.append([ScoreLine(NAME, f"{title}: {unused}", unused * points)])
+        lines.append(
+            [ScoreLine(NAME, f"{title}: {unused}", unused * points), *_lent_lines(state, seat)]
+        )
+    return lines
+
+
+def _lent_lines(state: GameState, seat: int) -> list[ScoreLine]:
+    """One 0-point line per station of ``seat`` naming the route it lends (EU3), so
+    a score sheet (``ttr replay``, the demo) tells the choice in words. The choice
+    follows from the seat's tickets: shown to its own seat only until the end."""
+    board = state.board
+    lines = []
+    for location, route in zip(built_by(state, seat), station_routes(state, seat), strict=True):
+        city = board.locations[location].name
+        if route is None:
+            lent = "lends no route"
+        else:
+            r = board.routes[route]
+            lent = f"lends {r.a}–{r.b} ({r.color} {r.length})"
+        lines.append(ScoreLine(ROUTE_LINE, f"Station in {city} {lent}", 0, shown="owner"))
     return lines
 
 
@@ -407,8 +433,16 @@ def ttr_tie_break(
 
 
 @hookimpl
-def ttr_player_view(state: GameState) -> Mapping[str, Any]:
-    return {NAME: stations(state)}  # public
+def ttr_player_view(state: GameState, player: int) -> Mapping[str, Any]:
+    # Public. AT repeats it as numbers, which observation encoders read (they
+    # skip the Station records): per location 0, or 1 + the owner's seat
+    # counted from the viewer (1: the viewer's own station).
+    built = stations(state)
+    seats = state.num_players
+    at = [0] * len(state.board.locations)
+    for station in built:
+        at[station.location] = 1 + (station.owner - player) % seats
+    return {NAME: built, AT: tuple(at)}
 
 
 @hookimpl

@@ -62,6 +62,9 @@ NAME = "tunnels"
 FIELD = "tunnel"
 #: Kind of the claiming seat's decision once the cards are revealed: pay or give up.
 PAY = f"{NAME}.pay"
+#: View keys repeating a waiting tunnel as numbers (see ttr_player_view).
+ASKED = f"{NAME}.asked"
+TURNED_UP = f"{NAME}.turned_up"
 #: The view key showing a waiting tunnel (or ``None``).
 VIEW = PAY
 #: Cards turned up by a tunnel claim, by default (option ``reveal``).
@@ -182,8 +185,12 @@ def ttr_variant_state_types() -> Mapping[str, Any]:
 
 
 @hookimpl
-def ttr_view_types() -> Mapping[str, Any]:
-    return {VIEW: TunnelWait | None}
+def ttr_view_types(board: Board) -> Mapping[str, Any]:
+    return {
+        VIEW: TunnelWait | None,
+        ASKED: int,
+        TURNED_UP: tuple.__class_getitem__((int,) * (len(board.colors) + 1)),
+    }
 
 
 @hookimpl
@@ -264,7 +271,20 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
 @hookimpl
 def ttr_player_view(state: GameState) -> Mapping[str, Any]:
     # The claim's cards are laid down and the revealed ones turned up: all public.
-    return {VIEW: waiting(state)}
+    # ASKED and TURNED_UP repeat the wait as numbers, which observation encoders
+    # read (they skip the TunnelWait record): the cards asked, and the cards
+    # turned up per card index (the wild last); 0 when no tunnel waits.
+    wait = waiting(state)
+    board = state.board
+    turned_up = [0] * (len(board.colors) + 1)
+    if wait is not None:
+        for name in wait.revealed:
+            turned_up[board.wild if name == WILD_CARD else board.colors.index(name)] += 1
+    return {
+        VIEW: wait,
+        ASKED: 0 if wait is None else wait.extra,
+        TURNED_UP: tuple(turned_up),
+    }
 
 
 @hookimpl
@@ -448,7 +468,10 @@ def ttr_agent_route_costs(view: PlayerView) -> list[float]:
     """For bots: a tunnel costs the cards its surcharge is expected to ask, and the
     turn lost, times the chance that the surcharge is more than the hand's spare
     cards of the route's colour and locomotives (it must then give up); nothing
-    for the tunnel already waiting (its surcharge is known)."""
+    for the tunnel already waiting (its surcharge is known). With no card to
+    spare that is over 2 points (``ttr_core.agents.RISK``), so the bots, seeing
+    that a tunnel's claim waits for their decision, draw a card more before they
+    attempt it (until the end is near); with one to spare about 1.1."""
     board = view.board
     reveal = dict(dict(view.options).get(NAME, ())).get("reveal", REVEAL)
     chance = match_chance(board)

@@ -205,6 +205,7 @@ class Seen:
         rng: random.Random,
         penalty: dict[int, float],
         tokens: Collection[int] = (),
+        waits: dict[int, bool] | None = None,
     ) -> None:
         board = view.board
         g = BoardGraph.of(board)
@@ -212,6 +213,9 @@ class Seen:
         self.g = g
         self.rng = rng
         self.penalty = penalty
+        #: Per route, whether its claim asks the seat again before it completes
+        #: (:meth:`claim_waits`), as the agent learnt it this game.
+        self.waits: dict[int, bool] = {} if waits is None else waits
         self.memo: dict[str, Any] = {}
         me = self.me = view.viewer
         seat = view.seats[me]
@@ -231,6 +235,9 @@ class Seen:
         #: Whether a variant tells what its actions are for (hook
         #: ``ttr_agent_action_purpose``); without one, only the core's actions count.
         self.advised = bool(rules.agent_action_purpose)
+        #: Whether a claim may ask the seat again before it completes (hook
+        #: ``ttr_before_claim``): only then is a claim ever put off (:meth:`put_off`).
+        self.pipeline = bool(rules.before_claim)
         self._rules = rules
         self._purposes: dict[Action, ActionPurpose | None] = {}
         owner = [-1] * len(g.length)
@@ -262,14 +269,21 @@ class Seen:
         #: The routes this seat's tickets may go through: its own and those the
         #: variants let it use besides (hook ``ttr_ticket_connections``, a station).
         self.joined = frozenset(seat.routes)
+        at_tokens = frozenset(
+            r for x in tokens for r, _ in g.adjacency[x] if owner[r] not in (-1, me)
+        )
+        #: Routes of other owners at the seat's tokens that its plan may count on
+        #: though :attr:`joined` lacks them (they cost nothing to plan with).
+        self.lent: frozenset[int] = frozenset()
         if rules.ticket_connections:
             self.joined |= _ticket_connections(view, rules)
-        elif tokens:
+            # The hook may lend a token's route only once it completes a ticket
+            # (a station's one route): until then the plan still counts on them.
+            self.lent = at_tokens - self.joined
+        else:
             # No variant says which routes its tokens join: count every route of
             # another owner at the seat's tokens (BuildsToken) as usable.
-            self.joined |= {
-                r for x in tokens for r, _ in g.adjacency[x] if owner[r] not in (-1, me)
-            }
+            self.joined |= at_tokens
         for route in self.joined:
             a, b = g.ends[route]
             parent[find(a)] = find(b)
@@ -288,13 +302,56 @@ class Seen:
             self._purposes[action] = self._rules.run_agent_action_purpose(self.view, action)
         return self._purposes[action]
 
-    def claims(self, legal: Sequence[Action]) -> list[Action]:
-        """The claims among ``legal``: the core's, then the variants' actions that
-        claim a route (:class:`~ttr_core.ClaimsRoute`)."""
-        claims: list[Action] = [a for a in legal if isinstance(a, ClaimRoute)]
+    def claims(self, legal: Sequence[Action], risky: bool = False) -> list[Action]:
+        """The claims among ``legal``: the core's (less those :meth:`put_off`, unless
+        ``risky``), then the variants' actions that claim a route
+        (:class:`~ttr_core.ClaimsRoute`)."""
+        core = [a for a in legal if isinstance(a, ClaimRoute)]
+        if self.pipeline and not risky:
+            core = [a for a in core if not self.put_off(a)]
+        claims: list[Action] = list(core)
         if self.advised:
             claims += [a for a in legal if isinstance(self.purpose(a), ClaimsRoute)]
         return claims
+
+    def risky(self, route: int) -> bool:
+        """Whether a claim of ``route`` is known to wait for the seat's decision
+        (:meth:`claim_waits`) and the variants advise it costs more than
+        :data:`RISK` now, with the end not near."""
+        return self.waits.get(route, False) and self.extra[route] > RISK and not self.end_near
+
+    def put_off(self, action: ClaimRoute) -> bool:
+        """Whether to put the claim off for now (:meth:`risky`): the claim may still
+        cost more or fail and cost the turn (a claim that asks again), and the
+        variants' advice says drawing first is worth it."""
+        route = action.route
+        if self.extra[route] > 0:  # advice on a claim that waits is a risk: learn it
+            self.claim_waits(action)
+        return self.risky(route)
+
+    def claim_waits(self, action: ClaimRoute) -> bool:
+        """Whether the claim asks the seat again before it completes (the claim
+        pipeline, hook ``ttr_before_claim``): tried on a state dealt from the
+        view, once per route and game; ``False`` where no state can be dealt."""
+        route = action.route
+        known = self.waits.get(route)
+        if known is None:
+            try:
+                world: GameState | None = self.memo.get("dealt")
+                if world is None:
+                    world = self.memo["dealt"] = determinize(self.view, self.rng.getrandbits(64))
+                after = apply(world, action)
+                pending = after.pending
+                known = (
+                    after.owners[route] == -1
+                    and pending is not None
+                    and pending.player == self.me
+                    and pending.kind != "turn"
+                )
+            except TtrError:
+                known = False
+            self.waits[route] = known
+        return known
 
     def route(self, action: Action) -> int:
         """The route a claim of :meth:`claims` claims."""
@@ -437,7 +494,7 @@ def make_plan(seen: Seen, tickets: Sequence[int], cost: Sequence[float], budget:
     a ticket whose path would take the plan over ``budget`` spaces is dropped."""
     g = seen.g
     costs = list(cost)
-    mine = seen.joined
+    mine = seen.joined | seen.lent
     planned: list[int] = []
     spaces = 0
     paths: dict[int, tuple[int, ...]] = {}
@@ -490,6 +547,10 @@ def card_needs(seen: Seen, routes: Sequence[int]) -> list[int]:
 #: A claim that costs more than this (points, beyond its route and tickets) is
 #: made only when nothing else serves: a loan, a bonus lost.
 LOSS = 1.0
+#: A claim that asks the seat again before it completes (a surcharge it may not
+#: pay) is put off while the variants advise it costs more than this, until the
+#: end is near: the seat draws first (:meth:`Seen.put_off`).
+RISK = 2.0
 
 
 class HeuristicAgent:
@@ -520,6 +581,8 @@ class HeuristicAgent:
         self.penalty: dict[int, float] = {}
         #: The locations of the tokens this agent placed (:class:`~ttr_core.BuildsToken`).
         self.tokens: list[int] = []
+        #: Per route, whether its claim asks the seat again (:meth:`Seen.claim_waits`).
+        self.waits: dict[int, bool] = {}
 
     def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """The style's choice, always one of ``legal``."""
@@ -527,7 +590,7 @@ class HeuristicAgent:
             return legal[0]
         kind = view.pending
         chosen: Action | None = None
-        seen = Seen(view, rng, self.penalty, self.tokens)
+        seen = Seen(view, rng, self.penalty, self.tokens, self.waits)
         if kind in ("start_tickets", "keep_tickets"):
             chosen = self.keep(seen, legal)
         elif kind == "turn":
@@ -558,7 +621,7 @@ class HeuristicAgent:
         routes it can never claim."""
         costs: list[float] | None = seen.memo.get("costs")
         if costs is None:
-            mine = seen.joined
+            mine = seen.joined | seen.lent
             costs = seen.memo["costs"] = [
                 0.0 if r in mine else self.route_cost(seen, r) if seen.usable[r] else _INF
                 for r in range(len(seen.usable))
@@ -596,12 +659,21 @@ class HeuristicAgent:
         return False
 
     def needs(self, seen: Seen) -> list[int]:
-        """The cards missing for the plan (or, with none, for the best free route)."""
+        """The cards missing for the plan (or, with none, for the best free route),
+        and one more of the colour of each claim put off (:meth:`Seen.risky`)."""
         routes = list(self.plan(seen).routes)
         if not routes:
             target = self.free_target(seen)
             routes = [] if target is None else [target]
-        return card_needs(seen, routes)
+        need = card_needs(seen, routes)
+        g = seen.g
+        for route in routes:
+            if seen.risky(route):
+                color = g.color[route]
+                if color < 0:
+                    color = max(range(g.wild), key=lambda c: (seen.hand[c], -c))
+                need[color] += 1
+        return need
 
     # -- tickets -------------------------------------------------------------
 
@@ -663,8 +735,11 @@ class HeuristicAgent:
             if claim is not None:
                 return claim
         action = self.draw(seen, legal, self.needs(seen))
-        if action is None and claims:
-            return self.best_claim(seen, claims)
+        if action is None:
+            # Nothing to draw: a claim put off is better than none.
+            claims = seen.claims(legal, risky=True)
+            if claims:
+                return self.best_claim(seen, claims)
         return action
 
     def plan_claim(
@@ -712,6 +787,9 @@ class HeuristicAgent:
             if action.color is None:
                 return (3.0 * action.wilds, 0)
             color = g.card_index[action.color]
+            if seen.waits.get(action.route):
+                # A claim that asks again may ask more of its colour: keep the most.
+                return (3.0 * action.wilds, -seen.hand[color])
             spent = g.length[action.route] - action.wilds
             clash = min(reserve[color], seen.hand[color]) - (seen.hand[color] - spent)
             return (3.0 * action.wilds + max(clash, 0), -seen.hand[color])
@@ -809,7 +887,7 @@ class HeuristicAgent:
         """The token (:class:`~ttr_core.BuildsToken`) of best :meth:`token_value`
         less its cost, when that gains something."""
         options = [(a, p) for a in legal if isinstance(p := seen.purpose(a), BuildsToken)]
-        if not options or not self.plan(seen).dropped:
+        if not options or not self.blocked(seen):
             return None
         best: tuple[float, int, Action] | None = None
         for action, purpose in options:
@@ -818,11 +896,29 @@ class HeuristicAgent:
                 best = (value, -purpose.location, action)
         return best[2] if best is not None and best[0] > 0 else None
 
+    def blocked(self, seen: Seen) -> frozenset[int]:
+        """The tickets the plan gave up because of routes other owners hold: a plan
+        in which those routes were still free would join them within the budget
+        (not those the seat's cars cannot serve whoever owns what)."""
+        found: frozenset[int] | None = seen.memo.get("blocked")
+        if found is None:
+            found = frozenset()
+            plan = self.plan(seen)
+            if plan.dropped:
+                costs = list(self.costs(seen))
+                for route, owner in enumerate(seen.owner):
+                    if owner not in (-1, seen.me) and seen.g.length[route] <= seen.cars:
+                        costs[route] = self.route_cost(seen, route)
+                free = make_plan(seen, seen.open_tickets(), costs, self.budget(seen))
+                found = frozenset(t for t in plan.dropped if t in free.paths)
+            seen.memo["blocked"] = found
+        return found
+
     def token_value(self, seen: Seen, location: int) -> float:
         """What a token at ``location`` gains: the routes of other owners there
-        become usable, so the tickets the plan gave up that it then joins
-        within the budget swing from lost to won (twice their points), less
-        the spaces the plan grows by."""
+        become usable, so the tickets the plan gave up because of such routes
+        (:meth:`blocked`) that it then joins within the budget swing from lost
+        to won (twice their points), less the spaces the plan grows by."""
         known: dict[int, float] = seen.memo.setdefault("tokens", {})
         if location in known:
             return known[location]
@@ -840,7 +936,8 @@ class HeuristicAgent:
                 after = make_plan(seen, seen.open_tickets(), costs, self.budget(seen))
             finally:
                 seen.joined = joined
-            won = [t for t in after.paths if t not in before.paths]
+            blocked = self.blocked(seen)
+            won = [t for t in after.paths if t not in before.paths and t in blocked]
             value = 2.0 * sum(g.ticket_points[t] for t in won)
             value -= self.space_cost * max(after.spaces - before.spaces, 0)
         known[location] = value
