@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import attrs
 import pytest
-from ttr_plugins.neutral import CHOOSE, ChooseNeutralRoute
+from ttr_core_plugins.neutral import CHOOSE, ChooseNeutralRoute
 
 import ttr_core
 from ttr_core import (

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins.merchandise import merchandise
+from ttr_core_plugins.merchandise import merchandise
 
 import ttr_core
 from ttr_core import GENERATED, GeneratedTicketsWarning

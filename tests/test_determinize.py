@@ -13,8 +13,8 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins.neutral import CHOOSE, ChooseNeutralRoute, ticket_routes
-from ttr_plugins.tolls import tolls
+from ttr_core_plugins.neutral import CHOOSE, ChooseNeutralRoute, ticket_routes
+from ttr_core_plugins.tolls import tolls
 
 import ttr_core
 from ttr_core import ArgumentError, Board, GameState, PlayerView, PluginError, hookimpl

@@ -28,7 +28,7 @@ HOOK_HEADING = re.compile(r"^###[ \t]+(ttr_\w+)[ \t]*(?:\((.*)\))?[ \t]*$", re.M
 # A hook named in running text: `ttr_name` (but not `ttr_core.plugins`).
 HOOK_MENTION = re.compile(r"`(ttr_\w+)(?:\([^`]*\))?`")
 # Names in backticks that start with "ttr_" but are not hooks.
-NOT_HOOKS = {"ttr_core", "ttr_plugins"}
+NOT_HOOKS = {"ttr_core", "ttr_core_plugins"}
 
 
 def _spec_signatures() -> dict[str, tuple[str, ...]]:

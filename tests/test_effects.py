@@ -217,7 +217,7 @@ def test_claim_route_for_an_owner_that_is_not_a_seat(recorder: Recorder) -> None
 
 
 def test_tolls_the_bank_pays_a_seat_when_a_non_seat_owner_claims_the_second_route() -> None:
-    from ttr_plugins.tolls import START_VALUE, tolls
+    from ttr_core_plugins.tolls import START_VALUE, tolls
 
     state = new_started(players=2, map="nederland")
     pair = next(r for r in state.board.routes if r.partner is not None and r.extra["toll"])

@@ -20,9 +20,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
-from ttr_plugins.ferries import locomotives
-from ttr_plugins.stations import BuildStation, station_routes
-from ttr_plugins.tunnels import GiveUpTunnel, PayTunnel, is_tunnel
+from ttr_core_plugins.ferries import locomotives
+from ttr_core_plugins.stations import BuildStation, station_routes
+from ttr_core_plugins.tunnels import GiveUpTunnel, PayTunnel, is_tunnel
 
 import ttr_core
 from ttr_core import Action, Board, ClaimRoute, GameRecord, PlayerView

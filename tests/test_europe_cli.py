@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ttr_plugins.stations import ROUTE_LINE, BuildStation, station_routes
-from ttr_plugins.tunnels import GiveUpTunnel, PayTunnel, waiting
+from ttr_core_plugins.stations import ROUTE_LINE, BuildStation, station_routes
+from ttr_core_plugins.tunnels import GiveUpTunnel, PayTunnel, waiting
 
 import ttr_core
 from ttr_core import GameState, PlayoutResult, simulate_cli

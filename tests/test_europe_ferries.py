@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from ttr_plugins import ferries
+from ttr_core_plugins import ferries
 
 import ttr_core
 from ttr_core import Action, ClaimRoute, GameState, IllegalAction, Reason

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
-from ttr_plugins.ferries import locomotives
-from ttr_plugins.tunnels import is_tunnel
+from ttr_core_plugins.ferries import locomotives
+from ttr_core_plugins.tunnels import is_tunnel
 
 import ttr_core
 from ttr_core import Action, ClaimRoute, GameState

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import attrs
 import pytest
-from ttr_plugins.long_tickets import NAME, is_long, long_ids
+from ttr_core_plugins.long_tickets import NAME, is_long, long_ids
 
 import ttr_core
 from ttr_core import DrawTickets, GameState, KeepTickets

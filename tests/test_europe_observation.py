@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from ttr_plugins import stations as st
-from ttr_plugins import tunnels as tn
+from ttr_core_plugins import stations as st
+from ttr_core_plugins import tunnels as tn
 
 import ttr_core
 from ttr_core.observation import ObservationEncoder, observation_encoder

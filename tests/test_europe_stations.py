@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 import pytest
-from ttr_plugins.long_tickets import NAME as LONG_TICKETS
-from ttr_plugins.stations import (
+from ttr_core_plugins.long_tickets import NAME as LONG_TICKETS
+from ttr_core_plugins.stations import (
     CITY_TAKEN,
     NAME,
     NO_STATION_LEFT,

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 import pytest
-from ttr_plugins import tunnels
-from ttr_plugins.tunnels import PAY, GiveUpTunnel, PayTunnel, TunnelWait
+from ttr_core_plugins import tunnels
+from ttr_core_plugins.tunnels import PAY, GiveUpTunnel, PayTunnel, TunnelWait
 
 import ttr_core
 from ttr_core import (

@@ -25,7 +25,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins.neutral import ChooseNeutralRoute
+from ttr_core_plugins.neutral import ChooseNeutralRoute
 
 import ttr_core
 from ttr_core import (

@@ -15,8 +15,8 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins import longest_route
-from ttr_plugins.longest_route import BONUS, holders, longest_path, path_lengths
+from ttr_core_plugins import longest_route
+from ttr_core_plugins.longest_route import BONUS, holders, longest_path, path_lengths
 
 import ttr_core
 from ttr_core import GameState, effects
@@ -252,7 +252,7 @@ def lines(state: GameState) -> list[ttr_core.ScoreLine]:
 
 def test_registered_through_the_entry_point_group_with_its_option() -> None:
     found = {ep.name: ep.value for ep in entry_points(group="ttr_core.plugins")}
-    assert found["longest_route"] == "ttr_plugins.longest_route"
+    assert found["longest_route"] == "ttr_core_plugins.longest_route"
     assert "longest_route" in ttr_core.available_variants()
     (option,) = ttr_core.variant_options("longest_route")
     assert (option.name, option.type, option.default, option.low) == ("bonus", int, 10, 0)

@@ -11,7 +11,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins.merchandise import CARDS, MERCHANDISE_POINTS, MerchandiseState, merchandise
+from ttr_core_plugins.merchandise import CARDS, MERCHANDISE_POINTS, MerchandiseState, merchandise
 
 import ttr_core
 from ttr_core import ClaimRoute, GameState, OptionError, effects, rank_bonus

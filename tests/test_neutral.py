@@ -9,7 +9,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins.neutral import (
+from ttr_core_plugins.neutral import (
     CARS,
     CHOOSE,
     OUT_OF_TRAINS,
@@ -19,7 +19,7 @@ from ttr_plugins.neutral import (
     neutral,
     ticket_routes,
 )
-from ttr_plugins.tolls import START_VALUE, tolls
+from ttr_core_plugins.tolls import START_VALUE, tolls
 
 import ttr_core
 from ttr_core import (

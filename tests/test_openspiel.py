@@ -475,9 +475,9 @@ def test_random_sim_test_with_variant_actions(map_name: str, players: int, varia
 def test_random_play_on_europe_reaches_the_ids_of_every_mechanic() -> None:
     # Europe's default variants: tunnels pay or give up, stations (47 cities x 9
     # colours or none x 0-3 locomotives), ferries (core claims, with locomotives).
-    from ttr_plugins.ferries import locomotives
-    from ttr_plugins.stations import BuildStation
-    from ttr_plugins.tunnels import GiveUpTunnel, PayTunnel
+    from ttr_core_plugins.ferries import locomotives
+    from ttr_core_plugins.stations import BuildStation
+    from ttr_core_plugins.tunnels import GiveUpTunnel, PayTunnel
 
     game = load("europe", 2)
     board = game.board

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ttr_plugins import attractions, tolls
+from ttr_core_plugins import attractions, tolls
 
 import ttr_core
 from ttr_core import OptionError, PluginError, VariantOption, hookimpl

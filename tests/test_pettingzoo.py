@@ -452,9 +452,9 @@ def test_api_and_seed_tests_pass_with_variant_actions(
 def test_random_play_on_europe_reaches_every_mechanic() -> None:
     # Through the AEC loop with masks: tunnels paid and given up, stations built
     # (47 cities x 9 colours or none x 0-3 locomotives), ferries claimed (core ids).
-    from ttr_plugins.ferries import locomotives
-    from ttr_plugins.stations import BuildStation
-    from ttr_plugins.tunnels import GiveUpTunnel, PayTunnel
+    from ttr_core_plugins.ferries import locomotives
+    from ttr_core_plugins.stations import BuildStation
+    from ttr_core_plugins.tunnels import GiveUpTunnel, PayTunnel
 
     game = env("europe", 3)
     board = game.unwrapped.board

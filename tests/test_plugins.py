@@ -28,7 +28,7 @@ from .helpers import claim, new_started, route_id
 
 def test_builtin_plugins_register_through_the_public_entry_point_group() -> None:
     found = {ep.name: ep.value for ep in entry_points(group="ttr_core.plugins")}
-    assert found["attractions"] == "ttr_plugins.attractions"
+    assert found["attractions"] == "ttr_core_plugins.attractions"
     assert "attractions" in ttr_core.available_variants()
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins.tolls import TollState
+from ttr_core_plugins.tolls import TollState
 
 import ttr_core
 from ttr_core import (

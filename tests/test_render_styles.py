@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 
 import pytest
-from ttr_plugins import ferries, tunnels
+from ttr_core_plugins import ferries, tunnels
 
 import ttr_core
 from ttr_core import Board, GameState, PluginError, RouteStyle, hookimpl

@@ -123,7 +123,7 @@ def test_action_json_uses_stable_tags_not_class_paths() -> None:
         "player": 0,
         "tickets": [1, 3],
     }
-    from ttr_plugins.neutral import ChooseNeutralRoute
+    from ttr_core_plugins.neutral import ChooseNeutralRoute
 
     assert json.loads(to_json(ChooseNeutralRoute(1, 7)))["type"] == "neutral.choose_route"
 

@@ -180,7 +180,7 @@ def test_the_package_uses_only_the_public_api() -> None:
 def test_the_import_check_can_fail() -> None:
     source = """
 import ttr_core.invariants
-import ttr_plugins.neutral
+import ttr_core_plugins.neutral
 from ttr_core import _claim, GameState, claim_route
 from ttr_core.effects import _seat, claim_route as claim
 from ttr_core.state import UNCLAIMED
@@ -191,7 +191,7 @@ ttr_core.effects._count
     found = private_uses(source)
     for fragment in (
         "module ttr_core.invariants is not public",
-        "module ttr_plugins.neutral is not",
+        "module ttr_core_plugins.neutral is not",
         "ttr_core._claim is private",
         "ttr_core.claim_route is not public",
         "ttr_core.effects._seat is private",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from ttr_plugins.tolls import LOAN_PENALTY, START_VALUE, TOLL_BONUS, TollState, tolls
+from ttr_core_plugins.tolls import LOAN_PENALTY, START_VALUE, TOLL_BONUS, TollState, tolls
 
 import ttr_core
 from ttr_core import ClaimRoute, IllegalAction, Reason, rank_bonus

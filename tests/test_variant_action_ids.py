@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
-from ttr_plugins.neutral import ChooseNeutralRoute
+from ttr_core_plugins.neutral import ChooseNeutralRoute
 
 import ttr_core
 from ttr_core import (

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from ttr_plugins.neutral import CHOOSE, ChooseNeutralRoute
+from ttr_core_plugins.neutral import CHOOSE, ChooseNeutralRoute
 
 import ttr_core
 from ttr_core import (

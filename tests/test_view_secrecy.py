@@ -18,8 +18,8 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ttr_plugins.long_tickets import is_long
-from ttr_plugins.tolls import tolls
+from ttr_core_plugins.long_tickets import is_long
+from ttr_core_plugins.tolls import tolls
 
 import ttr_core
 from ttr_core import ArgumentError, GameRules, GameState, Hand, Pending, PlayerState
