@@ -227,6 +227,7 @@ def _calls(w: World) -> list[Call]:
             {"options": None, "tickets": None, "max_actions": 100_000},
         ),
         Call("rank_bonus", ttr_core.rank_bonus, ([3, 1, 3], [8, 4], [True, True, False])),
+        Call("connected_components", ttr_core.connected_components, (4, [(0, 1), (2, 3)])),
         Call("payment_options", ttr_core.payment_options, (0, 2, [2, 0, 1], 2)),
         Call("to_json", ttr_core.to_json, (state,), {"indent": None}),
         Call("to_data", ttr_core.to_data, (state,)),
@@ -398,7 +399,8 @@ def calls(world: World) -> Iterator[dict[str, Call]]:
 CALL_NAMES = [
     "new_game", "legal_actions", "apply", "is_over", "end_game", "end_turn", "final_scores",
     "score_sheets", "player_view", "describe", "player_score_sheets", "determinize",
-    "non_seat_owners", "random_playout", "rank_bonus", "payment_options", "to_json", "to_data",
+    "non_seat_owners", "random_playout", "rank_bonus", "connected_components",
+    "payment_options", "to_json", "to_data",
     "from_data", "board_data", "json_schema", "from_json", "record_of", "replay", "restore",
     "to_jsonl", "from_jsonl", "RecordLines", "RecordLines.resume", "RecordLines.append",
     "RecordLines.end", "RecordFile.create", "RecordFile.open", "RecordFile.append",

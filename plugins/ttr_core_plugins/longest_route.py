@@ -28,7 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 
-from ttr_core import GameState, ScoreLine, ScoreSheet, VariantOption, hookimpl
+from ttr_core import (
+    GameState,
+    ScoreLine,
+    ScoreSheet,
+    VariantOption,
+    connected_components,
+    hookimpl,
+)
 
 #: The variant name this plugin is registered under.
 NAME = "longest_route"
@@ -74,21 +81,10 @@ def longest_path(edges: Iterable[tuple[Hashable, Hashable, int]]) -> int:
 
 def _components(vertices: int, ends: Sequence[tuple[int, int]]) -> list[list[int]]:
     """The edge numbers of each connected component (components with edges only)."""
-    parent = list(range(vertices))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in ends:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
+    root = connected_components(vertices, ends)
     groups: dict[int, list[int]] = {}
     for edge, (a, _) in enumerate(ends):
-        groups.setdefault(find(a), []).append(edge)
+        groups.setdefault(root[a], []).append(edge)
     return list(groups.values())
 
 

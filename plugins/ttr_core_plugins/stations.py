@@ -58,6 +58,7 @@ from ttr_core import (
     ScoreSheet,
     Token,
     VariantOption,
+    connected_components,
     effects,
     hookimpl,
     payment_options,
@@ -148,23 +149,6 @@ def _ends(board: Board) -> tuple[tuple[int, int], ...]:
     return tuple((board.location_id(r.a), board.location_id(r.b)) for r in board.routes)
 
 
-def _roots(count: int, edges: Iterable[tuple[int, int]]) -> list[int]:
-    """Union-find: the component root of each of ``count`` vertices."""
-    parent = list(range(count))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    return [find(x) for x in range(count)]
-
-
 # Called for each seat whenever sheets are counted (every provisional count, the
 # bots' every decision): the same facts give the same choice, so it is cached.
 @functools.lru_cache(maxsize=4096)
@@ -179,7 +163,7 @@ def _choose(
     """EU3: the route (or ``None``) each station at ``locations`` lends ``seat``,
     chosen for the most ticket points, then the most tickets completed."""
     ends = _ends(board)
-    root = _roots(len(board.locations), (ends[r] for r in routes))
+    root = connected_components(len(board.locations), (ends[r] for r in routes))
     loc = board.location_id
     # Only tickets the seat's own routes leave open can change.
     open_tickets = [
