@@ -121,7 +121,7 @@ CONFIGS: list[tuple[str, tuple[str, ...], tuple[int, ...], int]] = [
         "europe",
         ("tunnels", "ferries", "stations", "long_tickets", "longest_route"),
         (2, 3, 4, 5),
-        20,
+        12,  # long games (about 350 actions each); the plugins' own files play more
     ),
 ]
 RUNS = [

@@ -264,7 +264,7 @@ def test_tokens_are_drawn_in_their_owners_colours(variant: list[str]) -> None:
     tokens = picture.split('<g class="tokens">')[1].split('<g class="panel"')[0]
     assert f'fill="{SEAT_COLORS[0]}"' in tokens
     assert f'fill="{SEAT_COLORS[1]}"' in tokens
-    assert f"station of seat 0 at {state.board.locations[0].name}" in tokens
+    assert f"station of player 1 at {state.board.locations[0].name}" in tokens
     # One legend line per kind.
     assert picture.count('class="legend token-legend token-station"') == 1
     assert picture.count('class="legend token-legend token-depot"') == 1
