@@ -134,7 +134,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def _one_run(tree: Path, config: str, games: int) -> float | None:
     """Games per second of one run of ``config`` by the code in ``tree`` (a fresh
     process), or ``None`` if that version cannot play it."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree / "plugins")]))
+    paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
     command = [sys.executable, __file__, "--json", "--repeat", "1", "--games", str(games)]
     done = subprocess.run(
         [*command, "--config", config], capture_output=True, text=True, env=env, check=False
@@ -152,6 +153,12 @@ def against(revision: str, configs: Sequence[str], games: int, repeat: int) -> N
         subprocess.run(
             ["git", "worktree", "add", "--detach", "-q", str(old), revision], cwd=ROOT, check=True
         )
+        if (old / "plugins" / "ttr_plugins").is_dir():
+            # Before the plugins' package was renamed ttr_core_plugins: the installed
+            # entry points name the new package, so it is given the old one's modules.
+            alias = old / "plugins-alias"
+            alias.mkdir()
+            (alias / "ttr_core_plugins").symlink_to(old / "plugins" / "ttr_plugins")
         try:
             print(f"old: {revision}, new: the working tree of {ROOT}")
             print(f"{'config':<25} {'old games/s':>12} {'new games/s':>12} {'new/old':>8}")

@@ -523,6 +523,10 @@ def _left_out(candidates: tuple[Action, ...], kept: Sequence[Action]) -> list[Ac
 
 
 Impls = tuple[HookImpl, ...]
+#: The argument names of a ttr_filter_actions implementation that run_filter
+#: calls directly (any other is called through its HookImpl).
+_ACTIONS = ("actions",)
+_STATE_ACTIONS = ("state", "actions")
 
 
 @attrs.frozen(eq=False)
@@ -669,7 +673,25 @@ class GameRules:
         strict = hookcheck.STRICT
         for impl in self.filter:
             candidates = tuple(actions)  # immutable: a filter answers, it cannot edit
-            result = impl(state, candidates)
+            if impl.trace:
+                result = impl(state, candidates)
+            else:
+                # HookImpl.__call__ inlined, and the plugin's function called with
+                # the arguments it names without the adapter's frame: the filter
+                # hook runs at every decision.
+                try:
+                    names = impl.argnames
+                    if names == _ACTIONS:
+                        result = impl.function(candidates)
+                    elif names == _STATE_ACTIONS:
+                        result = impl.function(state, candidates)
+                    else:
+                        result = impl(state, candidates)
+                except Exception as exc:
+                    blamed = impl.blame(exc)
+                    if blamed is exc:
+                        raise
+                    raise blamed from exc
             if type(result) is list and len(result) < len(candidates) and not strict[0]:
                 # The usual filter: some of the candidates, as the same objects,
                 # in order. _left_out, inlined (the hot path of a filter that
