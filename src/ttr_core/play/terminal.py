@@ -18,7 +18,6 @@ import random
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from .. import (
     Action,
@@ -36,10 +35,9 @@ from .. import (
     non_seat_owners,
     player_score_sheets,
     player_view,
-    variant_options,
 )
 from ..agents import Agent, agent_names, make_agent
-from ..cli import add_game_arguments
+from ..cli import _parse_options, add_game_arguments
 from . import moves, text
 
 #: The bots' style unless ``--bots`` says otherwise.
@@ -205,31 +203,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _options(given: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """``VARIANT.NAME=VALUE`` strings as an options table, each value read as its
-    option's declared type (``new_game`` checks the rest)."""
-    options: dict[str, dict[str, Any]] = {}
-    for item in given:
-        key, eq, value = item.partition("=")
-        variant, dot, name = key.rpartition(".")
-        if not eq or not dot or not variant or not name:
-            raise OptionError(f"--option takes VARIANT.NAME=VALUE, not {item!r}")
-        kind = {o.name: o.type for o in variant_options(variant)}.get(name, str)
-        typed: Any = value
-        if kind is bool:
-            word = value.strip().lower()
-            if word not in ("true", "yes", "on", "1", "false", "no", "off", "0"):
-                raise OptionError(f"--option {item!r}: expected true or false")
-            typed = word in ("true", "yes", "on", "1")
-        elif kind is not str:
-            try:
-                typed = kind(value)
-            except ValueError:
-                raise OptionError(f"--option {item!r}: expected a number") from None
-        options.setdefault(variant, {})[name] = typed
-    return options
-
-
 def _seats(given: str, players: int) -> list[int]:
     seats = []
     for part in given.split(","):
@@ -255,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.players,
                 seed=args.seed,
                 variants=variants,
-                options=_options(args.option),
+                options=_parse_options(args.option),
                 tickets=args.tickets,
             )
         humans = _seats(args.seats, state.num_players)
