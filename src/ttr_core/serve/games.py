@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import ttr_core
 from ttr_core.agents import Agent, agent_names, make_agent
@@ -92,6 +92,39 @@ class Replay:
     used: float = field(default_factory=time.monotonic)
 
 
+class _Held(Protocol):
+    id: str
+    used: float
+
+
+_H = TypeVar("_H", bound=_Held)
+
+
+class _Shelf(Generic[_H]):
+    """At most ``size`` items by id, in memory, safe between threads: a new item
+    makes room by dropping the one used longest ago."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: dict[str, _H] = {}
+        self._lock = threading.Lock()  # guards the dict only, never held during a move
+
+    def put(self, item: _H) -> None:
+        with self._lock:
+            while len(self._items) >= self.size:
+                oldest = min(self._items.values(), key=lambda held: held.used)
+                del self._items[oldest.id]
+            self._items[item.id] = item
+
+    def get(self, item_id: str) -> _H | None:
+        """The item ``item_id`` (its use noted), or ``None``."""
+        with self._lock:
+            found = self._items.get(item_id)
+        if found is not None:
+            found.used = time.monotonic()
+        return found
+
+
 class GameStore:
     """The games and replays of one server, in memory, safe to call from many threads.
 
@@ -114,11 +147,8 @@ class GameStore:
         self.players = players
         self.bots = tuple(bots)
         self.seed = seed
-        self.max_games = max_games
-        self.max_replays = max_replays
-        self._games: dict[str, Game] = {}
-        self._replays: dict[str, Replay] = {}
-        self._lock = threading.Lock()  # guards the two dicts, never held during a move
+        self._games: _Shelf[Game] = _Shelf(max_games)
+        self._replays: _Shelf[Replay] = _Shelf(max_replays)
 
     # -- games ----------------------------------------------------------------
 
@@ -172,20 +202,14 @@ class GameStore:
         )
         with game.lock:
             self._play_bots(game)
-        with self._lock:
-            while len(self._games) >= self.max_games:
-                oldest = min(self._games.values(), key=lambda g: g.used)
-                del self._games[oldest.id]
-            self._games[game.id] = game
+        self._games.put(game)
         return game
 
     def get(self, game_id: str) -> Game:
         """The game ``game_id`` (a 404 :class:`ServeError` if there is none)."""
-        with self._lock:
-            game = self._games.get(game_id)
+        game = self._games.get(game_id)
         if game is None:
             raise ServeError(404, "unknown_game", "no such game (it may have ended long ago)")
-        game.used = time.monotonic()
         return game
 
     def status(self, game_id: str, *, board: bool = True) -> dict[str, Any]:
@@ -273,11 +297,9 @@ class GameStore:
 
     def replay(self, replay_id: str) -> Replay:
         """The replay ``replay_id`` (a 404 :class:`ServeError` if there is none)."""
-        with self._lock:
-            found = self._replays.get(replay_id)
+        found = self._replays.get(replay_id)
         if found is None:
             raise ServeError(404, "unknown_replay", "no such replay")
-        found.used = time.monotonic()
         return found
 
     def replay_step(self, replay_id: str, step: int) -> dict[str, Any]:
@@ -305,11 +327,7 @@ class GameStore:
         if record.termination is not None:
             lines.append(f"The game ended: {record.termination}")
         found = Replay(replay_id, states, lines)
-        with self._lock:
-            while len(self._replays) >= self.max_replays:
-                oldest = min(self._replays.values(), key=lambda r: r.used)
-                del self._replays[oldest.id]
-            self._replays[replay_id] = found
+        self._replays.put(found)
         return found
 
 
