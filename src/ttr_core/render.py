@@ -1278,14 +1278,20 @@ class _Panel:
         )
         yield "</g>"
 
-    def _closed_legend(self, x: float, base: float, players: int) -> Iterator[str]:
-        drawing = self.drawing
+    def _sample_space(self, x: float, base: float) -> tuple[float, Point, Point, list[Point]]:
+        """A legend line's sample route space: its thickness, the two ends of its
+        middle line and its corners."""
         thick = self.font * 0.6
         a = (x + self.font * 0.15, base - self.font * 0.35)
         b = (a[0] + self.font * 1.1, a[1])
         half = thick / 2
         corners = [(a[0], a[1] - half), (b[0], b[1] - half)]
         corners += [(b[0], b[1] + half), (a[0], a[1] + half)]
+        return thick, a, b, corners
+
+    def _closed_legend(self, x: float, base: float, players: int) -> Iterator[str]:
+        drawing = self.drawing
+        corners = self._sample_space(x, base)[3]
         yield '<g class="legend closed-legend">'
         yield (
             f'<polygon class="sample" points="{_points(corners)}" fill="{_fill(GRAY, 0.72)}" '
@@ -1318,12 +1324,7 @@ class _Panel:
         self, x: float, base: float, legend: str, outline: str, wild: str
     ) -> Iterator[str]:
         drawing = self.drawing
-        thick = self.font * 0.6
-        a = (x + self.font * 0.15, base - self.font * 0.35)
-        b = (a[0] + self.font * 1.1, a[1])
-        half = thick / 2
-        corners = [(a[0], a[1] - half), (b[0], b[1] - half)]
-        corners += [(b[0], b[1] + half), (a[0], a[1] + half)]
+        thick, a, b, corners = self._sample_space(x, base)
         yield '<g class="legend style-legend">'
         if outline:
             yield drawing._outline(a, b, (0.0, 1.0), thick, self.font * 0.3)
