@@ -29,9 +29,10 @@ import attrs
 import pytest
 
 import ttr_core
-from ttr_core import Board, GameState, Pending, PlayerView, engine
+from ttr_core import Board, GameState, Pending, PlayerView
 from ttr_core.agents import AGENTS, Agent, make_agent
 from ttr_core.invariants import reachable
+from ttr_core.kernel.tables import CLAIMABLE
 from ttr_core.observation import encoder_for_view
 from ttr_core.render import svg
 
@@ -178,7 +179,7 @@ def test_a_view_of_one_game_reaches_nothing_of_another_on_the_same_board(
     found = a.check(Walk(view), "a view of game B")
     assert found > 1000  # the walk did enter the board's caches
     # Game A's positions are still cached in the process, out of the view's reach.
-    kept = {id(entry[0]) for entry in list(engine._CLAIMABLE.values())}
+    kept = {id(entry[0]) for entry in list(CLAIMABLE.values())}
     assert kept & a.ids
 
 

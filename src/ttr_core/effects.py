@@ -36,23 +36,21 @@ from .actions import ClaimRoute
 from .board import Board
 from .engine import (
     _CORE_KINDS,
-    _card_changes,
     _claim_error,
     _finish_turn,
     _replace_player,
-    _supply,
     claim_for,
     claim_payment,
     end_turn,
     face_up_card,
-    known_minus,
-    known_plus,
     route_claim_error,
     ticket_draw,
     ticket_return,
 )
 from .errors import DataError, IllegalAction, PluginError, Reason, show
 from .hookcheck import ticket_places
+from .kernel import rules as kernel
+from .kernel.work import Work
 from .state import GameState, Pending, PendingKind, check_state
 
 __all__ = [
@@ -137,13 +135,9 @@ def draw_cards(state: GameState, seat: int, count: int = 1) -> GameState:
             Reason.NO_CARD_TO_DRAW,
             f"{show(count)} cards asked for; deck and discard hold {available}",
         )
-    supply = _supply(state)
-    counts = list(state.players[seat].hand.counts)
-    for _ in range(count):
-        card = supply.draw()
-        assert card is not None
-        counts[card] += 1
-    return attrs.evolve(state, **_card_changes(state, supply, seat, counts))
+    work = Work(state)
+    kernel.draw_cards(work, seat, count)
+    return work.published()
 
 
 def take_face_up(state: GameState, seat: int, slot: int) -> GameState:
@@ -155,14 +149,10 @@ def take_face_up(state: GameState, seat: int, slot: int) -> GameState:
     player (``PlayerState.known``).
     """
     seat = _seat(state, seat)
-    card = face_up_card(state, slot)
-    supply = _supply(state)
-    supply.refill(slot, state.board)
-    player = state.players[seat]
-    counts = list(player.hand.counts)
-    counts[card] += 1
-    known = known_plus(player.known, card, len(counts))
-    return attrs.evolve(state, **_card_changes(state, supply, seat, counts, known))
+    face_up_card(state, slot)  # the slot exists and holds a card
+    work = Work(state)
+    kernel.take_face_up(work, seat, slot)
+    return work.published()
 
 
 def discard_cards(state: GameState, seat: int, cards: Mapping[str, int]) -> GameState:
@@ -175,15 +165,10 @@ def discard_cards(state: GameState, seat: int, cards: Mapping[str, int]) -> Game
     seat = _seat(state, seat)
     paid = _card_counts(state.board, cards)
     _check_held(state, seat, paid)
-    player = state.players[seat]
-    counts = list(player.hand.counts)
-    supply = _supply(state)
-    for card, n in enumerate(paid):
-        counts[card] -= n
-        supply.discard[card] += n
-    supply.fill_empty(state.board)
-    known = known_minus(player.known, enumerate(paid))
-    return attrs.evolve(state, **_card_changes(state, supply, seat, counts, known))
+    work = Work(state)
+    kernel.discard(work, seat, enumerate(paid))
+    work.fill_empty()
+    return work.published()
 
 
 # ---------------------------------------------------------------------------
@@ -292,7 +277,7 @@ def complete_claim(
         paid[card] += n
     _check_held(state, claim.player, paid)
     pairs = [(card, n) for card, n in enumerate(paid) if n]
-    return _finish_turn(claim_for(state, claim.player, claim.route, pairs), {}, passed=False)
+    return _finish_turn(claim_for(state, claim.player, claim.route, pairs))
 
 
 def cancel_claim(state: GameState, claim: ClaimRoute) -> GameState:
@@ -304,7 +289,7 @@ def cancel_claim(state: GameState, claim: ClaimRoute) -> GameState:
     """
     claim = _claim(state, claim)
     _waiting_for(state, claim)
-    return _finish_turn(state, {}, passed=False)
+    return _finish_turn(state)
 
 
 # ---------------------------------------------------------------------------
@@ -462,21 +447,23 @@ def reveal_cards(
     count = _count("count", count)
     if to not in ("discard", "deck"):
         raise PluginError(f"to must be 'discard' or 'deck', not {show(to)}")
-    supply = _supply(state)
+    work = Work(state)
     shown: list[int] = []
     for _ in range(count):
-        card = supply.draw()
+        card = work.draw()
         if card is None:
             break
         shown.append(card)
     if to == "deck":
-        supply.deck = (*shown, *supply.deck)
+        work.deck = [*shown, *work.deck]
+        work.fresh = False
     else:
+        pile = work.own_discard()
         for card in shown:
-            supply.discard[card] += 1
-        supply.fill_empty(state.board)
+            pile[card] += 1
+        work.fill_empty()
     names = state.board.card_names
-    return attrs.evolve(state, **supply.state_fields()), tuple(names[c] for c in shown)
+    return work.published(), tuple(names[c] for c in shown)
 
 
 def box_tickets(state: GameState, tickets: Iterable[int]) -> GameState:

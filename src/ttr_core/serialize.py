@@ -43,13 +43,7 @@ from cattrs.gen import make_dict_structure_fn
 from . import hookcheck
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import Board, FrozenMap, derive
-from .engine import (
-    MAX_DISPLAY_RESETS,
-    SEED_LIMIT,
-    _can_take_second,
-    apply,
-    new_game,
-)
+from .engine import SEED_LIMIT, apply, new_game
 from .errors import (
     ArgumentError,
     DataError,
@@ -61,6 +55,7 @@ from .errors import (
     show,
     what,
 )
+from .kernel.work import MAX_DISPLAY_RESETS, can_take_second
 from .maploader import MAX_DISPLAY, load_map
 from .mapregistry import NOT_AVAILABLE, find_map
 from .plugin_manager import game_rules, installed_plugins, plugins_generation
@@ -1915,7 +1910,7 @@ def _check_pending(state: GameState, *, any_kind: bool = False) -> None:
             raise DataError("pending.offered", f"a {kind} decision offers no tickets")
         if pending.min_keep:
             raise DataError("pending.min_keep", f"a {kind} decision keeps no tickets")
-        if kind == PendingKind.SECOND_CARD and not _can_take_second(
+        if kind == PendingKind.SECOND_CARD and not can_take_second(
             state.deck, state.discard, state.display, state.board.wild
         ):
             raise DataError("pending.kind", "a second card is asked for where none can be taken")
