@@ -15,6 +15,13 @@ Pure Python, no numpy. It reads **only the view**, so it cannot leak what the
 seat may not see: two states the seat cannot tell apart (the same view) give
 the same vector.
 
+:meth:`~ObservationEncoder.encode_state` gives the same vector from a state
+and a seat, ``encoder.encode_state(state, seat) == encoder.encode(player_view(state,
+seat))``, 1.5 to 1.7 times as fast: it reads of the state only what the view would
+show, without building the view (the OpenSpiel and PettingZoo adapters use
+it; a test compares the two on every seat of random games). The board's
+constants the vector is scaled by are worked out once per encoder.
+
 Layout
 ======
 
@@ -106,6 +113,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -114,8 +122,8 @@ from .board import Board, derive, evict_oldest
 from .engine import new_game
 from .errors import ArgumentError, PlayerCountError, TtrError, printable
 from .plugin_manager import game_rules, resolve_variants
-from .state import PendingKind
-from .views import PlayerView, player_view
+from .state import GameState, PendingKind
+from .views import PlayerView, SeatView, check_seat_argument, non_seat_owners, player_view
 
 __all__ = ["ObservationEncoder", "ObservationError", "encoder_for_view", "observation_encoder"]
 
@@ -140,6 +148,50 @@ def _is_number(value: object) -> bool:
     return isinstance(value, numbers.Real)
 
 
+class _Layout:
+    """What one encoder's :meth:`~ObservationEncoder.encode` reads of its board on
+    every call, worked out once (the divisors stay the same ints, so every
+    number comes out bit for bit as the plain formula gives it)."""
+
+    __slots__ = (
+        "cars",
+        "deck",
+        "display_scale",
+        "index",
+        "kind_slot",
+        "kinds",
+        "offer_scale",
+        "routes",
+        "score_scale",
+        "tickets",
+        "total_cards",
+    )
+
+    def __init__(self, board: Board) -> None:
+        rules = board.rules
+        self.kinds = len(board.card_names)
+        #: Each card's count in the game, ``or 1`` (a divisor).
+        self.deck: tuple[int, ...] = tuple(count or 1 for count in board.deck)
+        self.tickets = len(board.tickets)
+        self.total_cards = board.total_cards or 1
+        self.offer_scale = max(rules.start_tickets_dealt, rules.draw_tickets, 1)
+        self.index: dict[str, int] = {name: i for i, name in enumerate(board.card_names)}
+        self.display_scale = rules.display_size or 1
+        self.cars = rules.cars_per_player or 1
+        self.score_scale = _score_scale(board)
+        self.routes = len(board.routes)
+        #: A pending kind's slot in the ``pending[...]`` one-hot (others: the last).
+        self.kind_slot: dict[str, int] = {kind: i for i, kind in enumerate(CORE_KINDS)}
+
+
+#: A seat's known cards when it knows none (read only).
+_NONE_KNOWN: Mapping[str, int] = MappingProxyType({})
+
+#: One seat as the layout reads it: (seat, cars, hand size, tickets held,
+#: score, known cards by name, routes).
+_Seat = tuple[int, int, int, int, int, Mapping[str, int], tuple[int, ...]]
+
+
 @attrs.frozen(eq=False)
 class ObservationEncoder:
     """The observation vector of one game configuration (see :mod:`ttr_core.observation`).
@@ -160,6 +212,12 @@ class ObservationEncoder:
         default=(), repr=False
     )
     _variant_slots: tuple[_VariantSlot, ...] = attrs.field(default=(), repr=False)
+    # The board's constants, worked out once per encoder (the encoder is kept).
+    _layout: _Layout = attrs.field(init=False, repr=False)
+
+    @_layout.default
+    def _make_layout(self) -> _Layout:
+        return _Layout(self.board)
 
     def encode(self, view: PlayerView) -> list[float]:
         """The observation vector of ``view`` (a list of ``size`` floats).
@@ -185,91 +243,195 @@ class ObservationEncoder:
                 f"and options {dict(self.options)}"
                 + (" (the same map id, another board)" if view.board is not board else "")
             )
-        rules = board.rules
+        index = self._layout.index
+        return self._write(
+            view.viewer,
+            view.current_player,
+            view.pending,
+            view.is_over,
+            view.hand.counts,
+            view.tickets,
+            view.offered,
+            view.min_keep,
+            view.offer_size,
+            [index[face_up] for face_up in view.display if face_up is not None],
+            (view.deck_size, view.discard_size, view.ticket_deck_size, view.ticket_discard_size),
+            view.ticket_discard,
+            [
+                (s.seat, s.cars, s.hand_size, s.tickets_held, s.score, s.known, s.routes)
+                for s in view.seats
+            ],
+            [other.routes for other in view.others],
+            (view.final_turns, view.turn, view.passes),
+            view.variants,
+        )
+
+    def encode_state(self, state: GameState, seat: int) -> list[float]:
+        """``encode(player_view(state, seat))``, equal number for number, without
+        building the view (the adapters' fast path).
+
+        It reads of ``state`` only what :func:`~ttr_core.player_view` shows
+        ``seat`` (its own hand and offer; of the other seats only counts and
+        public facts; variant state through the same hook), and the test
+        ``tests/test_adapter_speed.py`` checks it against the view's vector
+        on every seat of thousands of positions. Raises :class:`ArgumentError`
+        for a state or seat :func:`~ttr_core.player_view` refuses and
+        :class:`ObservationError` as :meth:`encode` does.
+        """
+        check_seat_argument(state, seat)
+        board = self.board
+        rules = state.rules
+        if (
+            state.board is not board
+            or len(state.players) != self.players
+            or rules.variants != self.variants
+            or rules.options != self.options
+        ):
+            # The view's check gives the message.
+            return self.encode(player_view(state, seat))
+        pending = state.pending
+        mine = pending is not None and pending.player == seat
         names = board.card_names
-        kinds = len(names)
-        deck = board.deck
-        tickets = len(board.tickets)
-        total_cards = board.total_cards or 1
-        offer_scale = max(rules.start_tickets_dealt, rules.draw_tickets, 1)
-        viewer = view.viewer
+        known = SeatView._known
+        me = state.players[seat]
+        return self._write(
+            seat,
+            state.current_player,
+            None if pending is None else str(pending.kind),
+            state.termination is not None,
+            me.hand.counts,
+            me.tickets,
+            pending.offered if mine and pending is not None else (),
+            pending.min_keep if mine and pending is not None else 0,
+            0 if pending is None else len(pending.offered),
+            [card for card in state.display if card is not None],
+            (
+                len(state.deck),
+                sum(state.discard),
+                len(state.ticket_deck),
+                len(state.ticket_discard),
+            ),
+            state.ticket_discard,
+            [
+                (
+                    number,
+                    p.cars,
+                    p.hand.total,
+                    len(p.tickets),
+                    p.score,
+                    # The view's rule; no card known (all 0, the usual case): nothing shown.
+                    known(p.known, p.hand.counts, names) if any(p.known) else _NONE_KNOWN,
+                    p.routes,
+                )
+                for number, p in enumerate(state.players)
+            ],
+            [other.routes for other in non_seat_owners(state)],
+            (state.final_turns, state.turn, state.passes),
+            rules.run_player_view(state, seat) if rules.player_view else {},
+        )
+
+    def _write(
+        self,
+        viewer: int,
+        current: int | None,
+        pending: str | None,
+        is_over: bool,
+        hand: Sequence[int],
+        tickets_held: Sequence[int],
+        offered: Sequence[int],
+        min_keep: int,
+        offer_size: int,
+        display: Sequence[int],
+        piles: tuple[int, int, int, int],
+        ticket_discard: Sequence[int],
+        seats: Sequence[_Seat],
+        others: Sequence[Sequence[int]],
+        ending: tuple[int, int, int],
+        variant_values: Mapping[str, Any],
+    ) -> list[float]:
+        """The vector of what seat ``viewer`` sees, given field by field (the
+        layout's one writer, for :meth:`encode` and :meth:`encode_state`)."""
+        layout = self._layout
+        n = self.players
+        kinds = layout.kinds
+        deck = layout.deck
+        tickets = layout.tickets
+        ticket_scale = tickets or 1
+        total_cards = layout.total_cards
+        offer_scale = layout.offer_scale
+        index = layout.index
         out: list[float] = [0.0] * self.size
         at = 0
 
         out[at + viewer] = 1.0
         at += n
-        current = view.current_player
-        if current is not None and not view.is_over:
+        if current is not None and not is_over:
             out[at + (current - viewer) % n] = 1.0
         at += n
-        if view.pending is not None:
-            kind = view.pending
-            slot = CORE_KINDS.index(kind) if kind in CORE_KINDS else len(CORE_KINDS)
-            out[at + slot] = 1.0
+        if pending is not None:
+            out[at + layout.kind_slot.get(pending, len(CORE_KINDS))] = 1.0
         at += len(CORE_KINDS) + 1
-        out[at] = 1.0 if view.is_over else 0.0
+        out[at] = 1.0 if is_over else 0.0
         at += 1
 
-        for card, count in enumerate(view.hand.counts):
-            out[at + card] = count / (deck[card] or 1)
+        for card, count in enumerate(hand):
+            out[at + card] = count / deck[card]
         at += kinds
-        for ticket in view.tickets:
+        for ticket in tickets_held:
             out[at + ticket] = 1.0
         at += tickets
-        for ticket in view.offered:
+        for ticket in offered:
             out[at + ticket] = 1.0
         at += tickets
-        out[at] = view.min_keep / offer_scale
-        out[at + 1] = view.offer_size / offer_scale
+        out[at] = min_keep / offer_scale
+        out[at + 1] = offer_size / offer_scale
         at += 2
-        index = {name: i for i, name in enumerate(names)}
-        display_scale = rules.display_size or 1
-        for face_up in view.display:
-            if face_up is not None:
-                out[at + index[face_up]] += 1.0 / display_scale
+        step = 1.0 / layout.display_scale
+        for card in display:
+            out[at + card] += step
         at += kinds
-        out[at] = view.deck_size / total_cards
-        out[at + 1] = view.discard_size / total_cards
-        out[at + 2] = view.ticket_deck_size / (tickets or 1)
-        out[at + 3] = view.ticket_discard_size / (tickets or 1)
+        deck_size, discard_size, ticket_deck_size, ticket_discard_size = piles
+        out[at] = deck_size / total_cards
+        out[at + 1] = discard_size / total_cards
+        out[at + 2] = ticket_deck_size / ticket_scale
+        out[at + 3] = ticket_discard_size / ticket_scale
         at += 4
-        for ticket in view.ticket_discard:
+        for ticket in ticket_discard:
             out[at + ticket] = 1.0
         at += tickets
 
-        cars = rules.cars_per_player or 1
-        score_scale = _score_scale(board)
+        cars = layout.cars
+        score_scale = layout.score_scale
         per_seat = 4 + kinds
         for k in range(n):
-            seat = view.seats[(viewer + k) % n]
+            _, seat_cars, hand_size, held, score, known, _ = seats[(viewer + k) % n]
             base = at + k * per_seat
-            out[base] = seat.cars / cars
-            out[base + 1] = seat.hand_size / total_cards
-            out[base + 2] = seat.tickets_held / (tickets or 1)
-            out[base + 3] = seat.score / score_scale
-            for name, count in seat.known.items():
+            out[base] = seat_cars / cars
+            out[base + 1] = hand_size / total_cards
+            out[base + 2] = held / ticket_scale
+            out[base + 3] = score / score_scale
+            for name, count in known.items():
                 card = index[name]
-                out[base + 4 + card] = count / (deck[card] or 1)
+                out[base + 4 + card] = count / deck[card]
         at += n * per_seat
 
         width = n + 1
-        for seat in view.seats:
-            column = (seat.seat - viewer) % n
-            for route in seat.routes:
+        for seat in seats:
+            column = (seat[0] - viewer) % n
+            for route in seat[6]:
                 out[at + route * width + column] = 1.0
-        for other in view.others:
-            for route in other.routes:
+        for routes in others:
+            for route in routes:
                 out[at + route * width + n] = 1.0
-        at += len(board.routes) * width
+        at += layout.routes * width
 
-        final = view.final_turns
+        final, turn, passes = ending
         out[at] = 1.0 if final >= 0 else 0.0
         out[at + 1] = max(final, 0) / n
-        out[at + 2] = view.turn / (2 * n * cars)
-        out[at + 3] = view.passes / n
+        out[at + 2] = turn / (2 * n * cars)
+        out[at + 3] = passes / n
         at += 4
 
-        variant_values = view.variants
         for key, length, scale in self._variant_slots:
             if key not in variant_values:
                 raise ObservationError(

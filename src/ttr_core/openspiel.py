@@ -27,6 +27,7 @@ from typing import Any
 
 try:
     import numpy as np  # type: ignore[import-not-found, unused-ignore]
+    import numpy.typing as npt  # type: ignore[import-not-found, unused-ignore]
     import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
@@ -44,7 +45,7 @@ from .errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantErro
 from .maploader import load_map
 from .observation import ObservationEncoder, observation_encoder
 from .plugin_manager import GameRules, game_rules, resolve_variants
-from .scoring import FinalScores, final_scores
+from .scoring import FinalScores, final_scores, utilities
 from .serialize import from_json, to_json
 from .state import GameState
 from .views import PlayerView, player_view
@@ -201,6 +202,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         self.map_param: str = map_name
         self.seed: int = seed
         self._options = options
+        self._initial: _Core | None = None
         game_type = pyspiel.GameType(
             short_name=SHORT_NAME,
             long_name=GAME_TYPE.long_name,
@@ -232,6 +234,19 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         return new_game(
             self.board, self.players, seed=seed, variants=self.rules.variants, options=self._options
         )
+
+    def _dealt_core(self) -> _Core:
+        """The core of the fixed deal (``seed >= 0``), made once and shared.
+
+        OpenSpiel makes a new initial state each time it is asked for the size
+        of a tensor (every ``observation_tensor()`` call), and a core never
+        changes, so every initial state can share one. Two threads making it
+        at once make equal ones; either is kept.
+        """
+        core = self._initial
+        if core is None:
+            core = self._initial = _Core.dealt(self.map_param, self._new_ttr_state(self.seed))
+        return core
 
     def max_chance_nodes_in_history(self) -> int:
         return 0 if self.seed >= 0 else SEED_BYTES
@@ -308,7 +323,7 @@ class _Core:
     :func:`ttr_core.to_json`.
     """
 
-    __slots__ = ("events", "map_param", "seed_bytes", "start_hands", "state")
+    __slots__ = ("events", "legal", "map_param", "seed_bytes", "seen", "start_hands", "state")
 
     def __init__(
         self,
@@ -323,6 +338,30 @@ class _Core:
         self.seed_bytes = seed_bytes
         self.events = events
         self.start_hands = start_hands
+        # Worked out at most once per core, from the state alone (so two threads
+        # working one out at once store the same value): the legal action ids in
+        # the engine's order, and each seat's observation vector.
+        self.legal: tuple[int, ...] | None = None
+        self.seen: dict[int, npt.NDArray[np.float32]] = {}
+
+    def legal_ids(self) -> tuple[int, ...]:
+        """``legal_action_ids`` of the (dealt) state, worked out once."""
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = legal_action_ids(_dealt(self))
+        return legal
+
+    def observation(self, encoder: ObservationEncoder, seat: int) -> npt.NDArray[np.float32]:
+        """Seat ``seat``'s observation vector of the (dealt) state, worked out once.
+
+        Never changed once stored: the observer copies it into its tensor.
+        """
+        vector = self.seen.get(seat)
+        if vector is None:
+            # encode_state is encode(player_view(state, seat)) without building the view.
+            vector = np.asarray(encoder.encode_state(_dealt(self), seat), dtype=np.float32)
+            self.seen[seat] = vector
+        return vector
 
     @classmethod
     def dealt(cls, map_param: str, state: GameState, seed_bytes: tuple[int, ...] = ()) -> _Core:
@@ -369,7 +408,7 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TtrGame) -> None:
         super().__init__(game)
         if game.seed >= 0:
-            self._core = _Core.dealt(game.map_param, game._new_ttr_state(game.seed))
+            self._core = game._dealt_core()
         else:
             self._core = _Core(game.map_param, None)
 
@@ -405,7 +444,7 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
         state = self._core.state
         if state is None or state.is_over or player != state.current_player:
             return []
-        return sorted(legal_action_ids(state))
+        return sorted(self._core.legal_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._core.state is not None:
@@ -431,7 +470,10 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
             return
         if state.is_over:
             raise IllegalAction(Reason.GAME_OVER, "the game is over: no action can be applied")
-        chosen = _legal_by_id(state).get(int(action))
+        legal = core.legal_ids()
+        aid = int(action)
+        # The engine's own action object at that id's place in the legal list.
+        chosen = legal_actions(state)[legal.index(aid)] if aid in legal else None
         if chosen is None:
             raise IllegalAction(
                 Reason.UNKNOWN_ACTION,
@@ -525,8 +567,11 @@ def _event(before: GameState, aid: int, action: Action, after: GameState) -> _Ev
     board = before.board
     seat = action.player
     names = board.card_names
-    display = tuple(None if c is None else names[c] for c in after.display)
-    changed = None if after.display == before.display else display
+    changed = (
+        None
+        if after.display == before.display
+        else tuple(None if c is None else names[c] for c in after.display)
+    )
     if isinstance(action, DrawBlind):
         old = before.players[seat].hand.counts
         new = after.players[seat].hand.counts
@@ -550,18 +595,6 @@ def _event(before: GameState, aid: int, action: Action, after: GameState) -> _Ev
         return (seat, aid, "pass", None, None, changed)
     # A variant action: what it was is told only to its seat (_event_text).
     return (seat, aid, "variant", None, None, changed)
-
-
-def utilities(winners: Sequence[int], players: int) -> list[float]:
-    """The zero-sum win/draw/loss utility: the winners share ``players``
-    points, every seat pays one, scaled by ``1 / (players - 1)``.
-
-    A sole winner gets 1, each loser ``-1 / (players - 1)``; with two
-    players, a win is 1, a loss -1 and a draw 0. They always sum to 0.
-    """
-    share = players / len(winners) if winners else 0.0
-    won = set(winners)
-    return [((share if seat in won else 0.0) - 1.0) / (players - 1) for seat in range(players)]
 
 
 # ---------------------------------------------------------------------------
@@ -828,8 +861,7 @@ class _Observer:
         if core.state is None:
             self.tensor.fill(0.0)  # nothing dealt, nothing seen
             return
-        view = player_view(core.state, player)
-        self.dict["observation"][:] = self.encoder.encode(view)
+        self.dict["observation"][:] = core.observation(self.encoder, player)
         if self.perfect_recall:
             _history_vector(core, player, self.dict["history"])
 

@@ -58,7 +58,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "(pip install 'ttr-core[pettingzoo]' once it is on the package index)"
     ) from exc
 
-from .action_ids import action_from_id, check_all_numbered, legal_action_mask, rules_space
+from .action_ids import action_from_id, check_all_numbered, legal_action_ids, rules_space
 from .actions import Action
 from .board import Board
 from .engine import apply, new_game
@@ -67,7 +67,6 @@ from .narrate import other_claims, predicate
 from .observation import observation_encoder
 from .scoring import FinalScores, final_scores
 from .state import GameState
-from .views import player_view
 
 __all__ = ["LOSS", "TIE", "WIN", "env", "raw_env"]
 
@@ -168,7 +167,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         }
         self.game: GameState | None = None
         self._seeder: random.Random | None = None
-        self._last_line: str | None = None
+        self._last_move: tuple[GameState, Action, GameState] | None = None
         self._cache: dict[str, Observation] = {}
 
     # -- spaces ---------------------------------------------------------------
@@ -262,7 +261,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
             raise IllegalAction(
                 exc.reason, f"{agent} cannot take action id {aid}: {exc.message}"
             ) from exc
-        self._last_line = _public_line(state, chosen, after)
+        # The line render() shows, worked out only if it is asked for.
+        self._last_move = (state, chosen, after)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._set(after)
@@ -282,10 +282,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
     def _encode(self, agent: str) -> Observation:
         state = self._state()
         seat = self._seats[agent]
-        vector = np.asarray(self.encoder.encode(player_view(state, seat)), dtype=np.float32)
+        # encode_state is encode(player_view(state, seat)) without building the view.
+        vector = np.asarray(self.encoder.encode_state(state, seat), dtype=np.float32)
         mask = np.zeros(self.space.size, dtype=np.int8)
         if state.current_player == seat:
-            mask[np.flatnonzero(legal_action_mask(state))] = 1
+            mask[list(legal_action_ids(state))] = 1
         return {"observation": vector, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -300,7 +301,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
                 "render() was called without a render mode: give render_mode='ansi'"
             )
             return None
-        return _table(self._state(), self._last_line)
+        last = None if self._last_move is None else _public_line(*self._last_move)
+        return _table(self._state(), last)
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
@@ -333,7 +335,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
-        self._last_line = None
+        self._last_move = None
         self.agent_selection = self.agents[0]
         self._set(state)
         if state.is_over:

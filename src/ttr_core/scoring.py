@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from .errors import ArgumentError, GameNotOverError, show
+from .errors import ArgumentError, GameNotOverError, show, what
 from .hookspecs import NonSeatOwner
 from .state import GameState, Termination, check_state
 from .views import check_seat_argument, non_seat_owners
@@ -321,3 +321,27 @@ def final_scores(state: GameState) -> FinalScores:
         )
     sheets = score_sheets(state)
     return FinalScores(sheets, winners(sheets, state), state.termination, non_seat_owners(state))
+
+
+def utilities(winners: Sequence[int], players: int) -> list[float]:
+    """The zero-sum win/draw/loss utility: the winners share ``players``
+    points, every seat pays one, scaled by ``1 / (players - 1)``.
+
+    A sole winner gets 1, each loser ``-1 / (players - 1)``; with two
+    players, a win is 1, a loss -1 and a draw 0. They always sum to 0.
+    Raises :class:`ArgumentError` for ``players`` that is not an int from 2
+    to 1,000, or ``winners`` that are not distinct seats of those players.
+    """
+    if type(players) is not int or not 2 <= players <= 1000:
+        raise ArgumentError(f"players must be an int from 2 to 1000, not {show(players)}")
+    if isinstance(winners, str | bytes) or not isinstance(winners, Sequence):
+        raise ArgumentError(f"winners must be a sequence of seats, not {what(winners)}")
+    if len(winners) > players or any(
+        type(seat) is not int or not 0 <= seat < players for seat in winners
+    ):
+        raise ArgumentError(f"winners must be seats from 0 to {players - 1}, not {show(winners)}")
+    if len(set(winners)) != len(winners):
+        raise ArgumentError(f"winners name a seat twice: {show(winners)}")
+    share = players / len(winners) if winners else 0.0
+    won = set(winners)
+    return [((share if seat in won else 0.0) - 1.0) / (players - 1) for seat in range(players)]
