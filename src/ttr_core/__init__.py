@@ -84,6 +84,7 @@ from .maploader import (
 from .mapregistry import register_map, registered_maps, unregister_map
 from .narrate import describe
 from .payment import payment_options
+from .playout import Playout
 from .plugin_manager import (
     GameRules,
     available_variants,
@@ -104,6 +105,7 @@ from .scoring import (
     player_score_sheets,
     rank_bonus,
     score_sheets,
+    utilities,
 )
 from .serialize import (
     GameRecord,
@@ -166,6 +168,7 @@ __all__ = [
     "PlayerCountError",
     "PlayerState",
     "PlayerView",
+    "Playout",
     "PlayoutResult",
     "PluginError",
     "Provenance",
@@ -242,5 +245,6 @@ __all__ = [
     "to_jsonl",
     "unregister_map",
     "unregister_variant",
+    "utilities",
     "variant_options",
 ]

@@ -1,0 +1,257 @@
+"""A game played in place: the rules kernel, for search, learning and simulation.
+
+:class:`Playout` has OpenSpiel's shape (``legal_actions()``, ``apply(action)``,
+``clone()``, ``is_over()``, ``returns()``) and plays exactly the games of the
+frozen API, with the same plugins: the same legal actions in the same order,
+the same states. It keeps one mutable working state
+(:mod:`ttr_core.kernel`) and publishes a frozen :class:`GameState` only when
+asked (:meth:`Playout.snapshot`), so a random playout builds no frozen object
+per action.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from collections.abc import Iterable, Mapping
+from itertools import repeat
+from typing import Any
+
+from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .board import Board
+from .engine import apply, legal_actions, new_game
+from .errors import ArgumentError, PluginError
+from .kernel import rules as kernel
+from .kernel.legal import second_card_actions, turn_actions
+from .kernel.work import Work
+from .scoring import FinalScores, final_scores, utilities
+from .state import GameState, PendingKind, check_state
+
+_TURN = PendingKind.TURN
+_SECOND = PendingKind.SECOND_CARD
+
+
+class Playout:
+    """One game, played in place.
+
+    ``Playout(state)`` goes on from a frozen ``state``; :meth:`new` sets a game
+    up as :func:`new_game` does. :meth:`apply` changes the playout (it returns
+    nothing); :meth:`snapshot` gives the frozen state it has reached, equal to
+    the one the pure API reaches with the same actions.
+
+    An action that is not among :meth:`legal_actions` is refused with the
+    same typed error :func:`ttr_core.apply` raises, and changes nothing. A
+    plugin that fails while an action is carried out (a
+    :class:`PluginError`, or any exception of its own) leaves the playout
+    unusable: every later call raises :class:`PluginError`.
+
+    Not safe to share between threads while it is played (it is mutable);
+    clone it (:meth:`clone`) or snapshot it instead. Its snapshots are
+    ordinary frozen states, safe anywhere.
+    """
+
+    __slots__ = ("_broken", "_fast_legal", "_legal", "_work")
+
+    def __init__(self, state: GameState) -> None:
+        check_state(state)
+        work = Work(state)
+        work.keep_masks()
+        self._work = work
+        self._legal: tuple[Action, ...] | None = None
+        self._broken: str | None = None
+        rules = state.rules
+        # The kernel lists the core's actions; a game whose variants filter,
+        # veto or add actions lists them through the pure API, on a snapshot.
+        self._fast_legal = not (rules.filter or rules.veto or rules.extra_actions)
+
+    @classmethod
+    def new(
+        cls,
+        map: str | os.PathLike[str] | Board,
+        players: int,
+        seed: int | None = None,
+        variants: Iterable[str] | None = None,
+        options: Mapping[str, Mapping[str, Any]] | None = None,
+        tickets: str | os.PathLike[str] | None = None,
+    ) -> Playout:
+        """A new game, set up as :func:`new_game` sets it up (same arguments, same errors)."""
+        return cls(new_game(map, players, seed, variants, options, tickets))
+
+    # -- reading ------------------------------------------------------------
+
+    def _check(self) -> Work:
+        if self._broken is not None:
+            raise PluginError(f"this playout is unusable: {self._broken}")
+        return self._work
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision the game waits for; ``None`` once it is over."""
+        pending = self._check().pending
+        return None if pending is None else pending.player
+
+    @property
+    def ply(self) -> int:
+        """Actions applied since the game began (as :attr:`GameState.ply`)."""
+        return self._check().ply
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._check().termination is not None
+
+    def snapshot(self) -> GameState:
+        """The frozen state reached: the state the pure API reaches with the same actions.
+
+        Cheap when nothing changed since the last snapshot (the same object),
+        and otherwise shares every part that did not change with it.
+        """
+        return self._check().published()
+
+    def scores(self) -> FinalScores:
+        """The final scores (:func:`final_scores`) of a game that is over."""
+        state = self.snapshot()
+        if state.pending is not None:
+            raise ArgumentError("the game is not over: it has no final scores yet")
+        return final_scores(state)
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's zero-sum result once the game is over (OpenSpiel's
+        ``returns``, see :func:`utilities`): all zeros before that."""
+        work = self._check()
+        players = len(work.players)
+        if work.termination is None:
+            return (0.0,) * players
+        return tuple(utilities(final_scores(work.published()).winners, players))
+
+    def clone(self) -> Playout:
+        """An independent copy: playing one changes nothing in the other."""
+        work = self._check()
+        state = work.published()
+        twin = Playout.__new__(Playout)
+        copy = Work.__new__(Work)
+        copy.masks = None
+        copy.load(state)
+        masks = work.masks
+        assert masks is not None
+        copy.masks = [masks[0], masks[1], list(masks[2])]
+        twin._work = copy
+        twin._legal = self._legal
+        twin._broken = None
+        twin._fast_legal = self._fast_legal
+        return twin
+
+    # -- playing ------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the seat to decide may take, exactly as
+        :func:`ttr_core.legal_actions` lists them for :meth:`snapshot`."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list()
+        return legal
+
+    def _list(self) -> tuple[Action, ...]:
+        work = self._check()
+        pending = work.pending
+        if pending is None:
+            return ()
+        kind = pending.kind
+        if not self._fast_legal or (kind != _TURN and kind != _SECOND):
+            # Variants' lists, their decisions and the ticket choices: the pure API's.
+            return legal_actions(work.published())
+        seat = pending.player
+        table = work.table
+        if kind == _TURN:
+            counts = work.counts(seat)
+            acts: list[Action] = turn_actions(
+                table,
+                seat,
+                counts,
+                work.cars(seat),
+                work.claimable(seat),
+                work.display,
+                work.can_draw(),
+                bool(work.ticket_deck or work.ticket_discard),
+            )
+        elif kind == _SECOND:
+            acts = second_card_actions(table, seat, work.display, work.board.wild, work.can_draw())
+        else:
+            return legal_actions(work.published())  # the ticket choices: the pure API's
+        if not acts:
+            acts = [table.passes[seat]]
+        return tuple(acts)
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action``. Raises what :func:`ttr_core.apply` raises for an
+        action it refuses (:class:`IllegalAction`, :class:`ArgumentError`), and
+        then changes nothing."""
+        work = self._check()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        pending = work.pending
+        kind = type(action)
+        # One of the listed objects (what a search or a bot applies: one identity
+        # scan, in C) of a core decision goes to the kernel; anything else is
+        # checked and carried out by the pure API, on a snapshot.
+        if (
+            pending is None
+            or kind not in _CORE_ACTIONS
+            or pending.kind not in _CORE_KINDS
+            or not any(map(operator.is_, legal, repeat(action)))
+        ):
+            self._slow(work, action)
+            return
+        ply = work.ply
+        self._legal = None
+        try:
+            _CORE_ACTIONS[kind](work, action, pending.kind)
+            if work.ply != ply + 1:  # a hook built its state from another one
+                work.ply = ply + 1
+                work.fresh = False
+        except BaseException as exc:
+            self._broken = f"{type(exc).__name__} while {action!r} was carried out: {exc}"
+            raise
+
+    def _slow(self, work: Work, action: Action) -> None:
+        new = apply(work.published(), action)  # raises, and changes nothing, if refused
+        self._legal = None
+        work.load(new)
+
+
+def _draw_blind(work: Work, action: Action, kind: str) -> None:
+    kernel.draw_blind(work, action.player, kind == _SECOND)
+
+
+def _draw_face_up(work: Work, action: Action, kind: str) -> None:
+    assert isinstance(action, DrawFaceUp)
+    kernel.draw_face_up(work, action.player, action.slot, kind == _SECOND)
+
+
+def _claim(work: Work, action: Action, kind: str) -> None:
+    assert isinstance(action, ClaimRoute)
+    kernel.claim(work, action)
+
+
+def _draw_tickets(work: Work, action: Action, kind: str) -> None:
+    kernel.draw_tickets(work, action.player)
+
+
+def _keep(work: Work, action: Action, kind: str) -> None:
+    assert isinstance(action, KeepTickets)
+    kernel.keep_tickets(work, action.player, action.tickets)
+
+
+def _pass(work: Work, action: Action, kind: str) -> None:
+    kernel.finish_turn(work, passed=True)
+
+
+_CORE_ACTIONS = {
+    DrawBlind: _draw_blind,
+    DrawFaceUp: _draw_face_up,
+    ClaimRoute: _claim,
+    DrawTickets: _draw_tickets,
+    KeepTickets: _keep,
+    Pass: _pass,
+}
+_CORE_KINDS = frozenset(PendingKind)
