@@ -23,6 +23,9 @@ Each configuration plays ``--games`` games between uniformly random players
 reports the best of ``--repeat`` runs. Every step lists the legal actions and
 applies one, as an AI playout would; final scores are computed once per game.
 
+``--playout`` plays the same games through :class:`ttr_core.Playout` (the
+rules kernel played in place) instead of ``legal_actions`` + ``apply``.
+
 Side by side with another version, on the same machine in one run:
 
     python benchmarks/bench_playouts.py --against abaca9c
@@ -30,7 +33,8 @@ Side by side with another version, on the same machine in one run:
 checks the git revision out into a temporary worktree, then for every
 configuration runs the two versions in turn (old, new, old, new, ... each
 run a fresh process) and prints both best rates and their ratio. "New" is
-this checkout's working tree. A configuration the old version cannot play
+this checkout's working tree (with ``--playout``: through the playout object,
+while the old version plays its pure API). A configuration the old version cannot play
 (a map or hook it does not have) is shown as such.
 """
 
@@ -111,19 +115,33 @@ def parse_config(config: str) -> tuple[str, int, list[str] | None]:
 
 
 def playouts(
-    map_name: str, players: int, games: int, seed: int, variants: list[str] | None = None
+    map_name: str,
+    players: int,
+    games: int,
+    seed: int,
+    variants: list[str] | None = None,
+    in_place: bool = False,
 ) -> tuple[float, int]:
-    """Seconds taken and actions applied by ``games`` random games."""
+    """Seconds taken and actions applied by ``games`` random games: through the
+    pure API, or ``in_place`` through a ``ttr_core.Playout`` (the same games)."""
     board = ttr_core.load_map(map_name)
     actions = 0
     start = time.perf_counter()
     for game in range(games):
         state = ttr_core.new_game(board, players, seed=seed + game, variants=variants)
         chooser = random.Random(seed + game)
-        while state.pending is not None:
-            legal = ttr_core.legal_actions(state)
-            state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])
-            actions += 1
+        if in_place:
+            playout = ttr_core.Playout(state)
+            while not playout.is_over():
+                legal = playout.legal_actions()
+                playout.apply(legal[chooser.randrange(len(legal))])
+                actions += 1
+            state = playout.snapshot()
+        else:
+            while state.pending is not None:
+                legal = ttr_core.legal_actions(state)
+                state = ttr_core.apply(state, legal[chooser.randrange(len(legal))])
+                actions += 1
         ttr_core.final_scores(state)
     return time.perf_counter() - start, actions
 
@@ -131,12 +149,15 @@ def playouts(
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _one_run(tree: Path, config: str, games: int) -> float | None:
+def _one_run(tree: Path, config: str, games: int, in_place: bool = False) -> float | None:
     """Games per second of one run of ``config`` by the code in ``tree`` (a fresh
-    process), or ``None`` if that version cannot play it."""
+    process; ``in_place``: through the playout object), or ``None`` if that
+    version cannot play it."""
     paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
     command = [sys.executable, __file__, "--json", "--repeat", "1", "--games", str(games)]
+    if in_place:
+        command.append("--playout")
     done = subprocess.run(
         [*command, "--config", config], capture_output=True, text=True, env=env, check=False
     )
@@ -146,8 +167,11 @@ def _one_run(tree: Path, config: str, games: int) -> float | None:
     return rate
 
 
-def against(revision: str, configs: Sequence[str], games: int, repeat: int) -> None:
-    """Print old and new rates, interleaved run by run, and their ratio."""
+def against(
+    revision: str, configs: Sequence[str], games: int, repeat: int, in_place: bool = False
+) -> None:
+    """Print old and new rates, interleaved run by run, and their ratio (``in_place``:
+    the new version plays through the playout object, the old one its pure API)."""
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "old"
         subprocess.run(
@@ -160,14 +184,15 @@ def against(revision: str, configs: Sequence[str], games: int, repeat: int) -> N
             alias.mkdir()
             (alias / "ttr_core_plugins").symlink_to(old / "plugins" / "ttr_plugins")
         try:
-            print(f"old: {revision}, new: the working tree of {ROOT}")
+            how = " through ttr_core.Playout" if in_place else ""
+            print(f"old: {revision}, new: the working tree of {ROOT}{how}")
             print(f"{'config':<25} {'old games/s':>12} {'new games/s':>12} {'new/old':>8}")
             for config in configs:
                 olds: list[float] = []
                 news: list[float] = []
                 for _ in range(repeat):
                     for tree, rates in ((old, olds), (ROOT, news)):
-                        rate = _one_run(tree, config, games)
+                        rate = _one_run(tree, config, games, in_place and tree == ROOT)
                         if rate is not None:
                             rates.append(rate)
                 if not olds or not news:
@@ -196,11 +221,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", metavar="REV", help="compare with git revision REV, side by side"
     )
+    parser.add_argument(
+        "--playout",
+        action="store_true",
+        help="play through ttr_core.Playout (with --against: the new version only)",
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     configs = args.config or list(DEFAULT_CONFIGS)
     if args.against:
-        against(args.against, configs, args.games, args.repeat)
+        against(args.against, configs, args.games, args.repeat, args.playout)
         return 0
     wanted = {v for c in configs for v in (parse_config(c)[2] or [])}
     for name, plugin in BENCH_VARIANTS.items():
@@ -209,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         (config,) = configs
         map_name, players, variants = parse_config(config)
-        playouts(map_name, players, 1, seed=10**6, variants=variants)
-        seconds, actions = playouts(map_name, players, args.games, seed=0, variants=variants)
+        playouts(map_name, players, 1, seed=10**6, variants=variants, in_place=args.playout)
+        seconds, actions = playouts(
+            map_name, players, args.games, seed=0, variants=variants, in_place=args.playout
+        )
         print(json.dumps({"games_per_second": args.games / seconds, "actions": actions}))
         return 0
     print(
@@ -219,14 +251,16 @@ def main(argv: list[str] | None = None) -> int:
     for config in configs:
         map_name, players, variants = parse_config(config)
         # warm caches (map, rule set, action table)
-        playouts(map_name, players, 1, seed=10**6, variants=variants)
+        playouts(map_name, players, 1, seed=10**6, variants=variants, in_place=args.playout)
     # Runs interleaved (every configuration once, then again ...), so that a
     # busy moment of a shared machine slows no one row alone; the best is kept.
     best: dict[str, tuple[float, int]] = {}
     for _ in range(args.repeat):
         for config in configs:
             map_name, players, variants = parse_config(config)
-            run = playouts(map_name, players, args.games, seed=0, variants=variants)
+            run = playouts(
+                map_name, players, args.games, seed=0, variants=variants, in_place=args.playout
+            )
             best[config] = min(best.get(config, run), run)
     print(f"{'config':<25} {'games':>6} {'games/s':>9} {'actions/s':>10} {'actions/game':>13}")
     for config in configs:

@@ -246,3 +246,38 @@ def test_playouts_in_many_threads_play_one_threads_games() -> None:
     finally:
         sys.setswitchinterval(previous)
     assert [results[k] for k in range(24)] == alone
+
+
+def _played(seed: int) -> tuple[list[GameState], list[ttr_core.Action]]:
+    state = ttr_core.new_game("newyork", 2, seed=seed)
+    states, actions = [state], []
+    rng = random.Random(seed)
+    while not ttr_core.is_over(state):
+        action = rng.choice(ttr_core.legal_actions(state))
+        state = ttr_core.apply(state, action)
+        states.append(state)
+        actions.append(action)
+    return states, actions
+
+
+def test_the_kits_playout_invariant_holds_and_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ttr_core import playout as playout_module
+    from ttr_core.testing import GamePlay, check_game, invariants_for
+
+    states, actions = _played(4)
+    play = GamePlay(tuple(states), tuple(actions))
+    chosen = list(invariants_for(states[0].rules, only=["playout_agrees"]))
+    assert chosen and check_game(play, chosen) == []
+
+    # A kernel path that draws the second card of a blind draw twice: caught.
+    def draws_twice(work: object, action: ttr_core.Action, kind: str) -> None:
+        from ttr_core.kernel import rules
+
+        if kind == "second_card":
+            rules.draw_cards(work, action.player, 1)  # type: ignore[arg-type]
+        rules.draw_blind(work, action.player, kind == "second_card")  # type: ignore[arg-type]
+
+    monkeypatch.setitem(playout_module._CORE_ACTIONS, ttr_core.DrawBlind, draws_twice)
+    found = check_game(play, chosen)
+    assert [v.invariant for v in found] == ["playout_agrees"]
+    assert "reaches another state" in found[0].message

@@ -34,6 +34,7 @@ from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Kee
 from .board import Board
 from .engine import apply, legal_actions, new_game
 from .errors import ArgumentError, IllegalAction, TtrError, show
+from .playout import Playout
 from .plugin_manager import GameRules, installed_plugins
 from .scoring import final_scores, score_sheets
 from .serialize import GameRecord, record_of, replay, to_json
@@ -1118,6 +1119,26 @@ def determinism(play: GamePlay) -> Iterator[str]:
         yield f"the record does not replay: {exc}"
 
 
+def playout_agrees(play: GamePlay) -> Iterator[str]:
+    """Played through a :class:`~ttr_core.Playout` (the rules kernel played in
+    place), the game's actions list the same legal actions and reach the same
+    states as through the pure API."""
+    playout = Playout(play.states[0])
+    for i, action in enumerate(play.actions):
+        state = play.states[i]
+        if playout.legal_actions() != legal_actions(state):
+            yield f"the playout lists other legal actions after {i} actions"
+            return
+        try:
+            playout.apply(action)
+        except TtrError as exc:
+            yield f"the playout refused action {i + 1} ({show(action)}): {exc}"
+            return
+        if playout.snapshot() != play.states[i + 1]:
+            yield f"the playout reaches another state after {i + 1} actions"
+            return
+
+
 # ---------------------------------------------------------------------------
 # Registration of the core's invariants
 # ---------------------------------------------------------------------------
@@ -1137,6 +1158,7 @@ _CORE: list[tuple[Kind, Callable[..., Iterable[str] | None], int]] = [
     ("transition", claim_effect, 1),
     ("game", terminates, 1),
     ("game", determinism, 1),
+    ("game", playout_agrees, 1),
 ]
 
 #: The names of the core's invariants, in order.

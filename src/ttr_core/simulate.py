@@ -11,8 +11,8 @@ import attrs
 
 from .actions import Action
 from .board import Board
-from .engine import apply, legal_actions, new_game
 from .errors import ArgumentError, show
+from .playout import Playout
 from .scoring import FinalScores, final_scores
 from .serialize import MAX_ACTIONS, GameRecord, record_of
 from .state import GameState
@@ -70,14 +70,18 @@ def random_playout(
             f"max_actions must be an int from 1 to {MAX_PLAYOUT_ACTIONS}, "
             f"not {type(max_actions).__name__} {show(max_actions)}"
         )
-    state = new_game(map, players, seed=seed, variants=variants, options=options, tickets=tickets)
+    # Played in place (the rules kernel): the pure API's game, no frozen state per action.
+    playout = Playout.new(
+        map, players, seed=seed, variants=variants, options=options, tickets=tickets
+    )
     chooser = random.Random(seed)
     history: list[Action] = []
-    while state.pending is not None:
-        legal = legal_actions(state)
+    while not playout.is_over():
+        legal = playout.legal_actions()
         action: Action = legal[chooser.randrange(len(legal))] if len(legal) > 1 else legal[0]
-        state = apply(state, action)
+        playout.apply(action)
         history.append(action)
         if len(history) >= max_actions:
             raise ArgumentError(f"the game did not end within max_actions={max_actions} actions")
+    state = playout.snapshot()
     return PlayoutResult(state, final_scores(state), len(history), tuple(history))
