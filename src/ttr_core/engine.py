@@ -550,7 +550,7 @@ def _apply_draw_blind(state: GameState, action: Action) -> GameState:
         raise _wrong_phase(state, action)
     work = Work(state)
     kernel.draw_blind(work, action.player, kind == _SECOND)
-    return work.published()
+    return work.publish()
 
 
 def known_plus(known: tuple[int, ...], card: int, kinds: int) -> tuple[int, ...]:
@@ -576,7 +576,7 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
         )
     work = Work(state)
     kernel.draw_face_up(work, action.player, slot, kind == _SECOND)
-    return work.published()
+    return work.publish()
 
 
 def face_up_card(state: GameState, slot: object) -> int:
@@ -756,7 +756,7 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
         raise _wrong_phase(state, action)
     work = Work(state)
     kernel.draw_tickets(work, action.player)
-    return work.published()
+    return work.publish()
 
 
 def _apply_keep(state: GameState, action: Action) -> GameState:
@@ -784,7 +784,7 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
         )
     work = Work(state)
     kernel.keep_tickets(work, action.player, chosen)
-    return work.published()
+    return work.publish()
 
 
 def _apply_pass(state: GameState, action: Action) -> GameState:

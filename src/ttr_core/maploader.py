@@ -1597,7 +1597,9 @@ def _builtin_index() -> dict[str, Path]:
     index: dict[str, Path] = {}
     folder = _builtin_dir()
     if folder.is_dir():
-        for path in sorted(folder.glob("*.toml")):
+        # Resolved once here, not at every load_map (resolving a path looks at
+        # each of its folders: most of a load of a map already loaded).
+        for path in sorted(p.resolve() for p in folder.glob("*.toml")):
             index[path.stem.lower()] = path
             try:
                 meta = tomllib.loads(_plain_text(_read(path, path.name, "map"))).get("map", {})
@@ -1630,7 +1632,7 @@ def builtin_map(name: str) -> Board | None:
     path = _builtin_index().get(name.lower()) if type(name) is str else None
     if path is None:
         return None
-    stat, resolved = _stat(path)
+    stat, resolved = _stat(path, resolved=True)
     return _load_file(resolved, stat.st_mtime_ns, stat.st_size, plugins_generation())
 
 
@@ -1655,7 +1657,9 @@ def load_map(name_or_path: str | os.PathLike[str]) -> Board:
         broken = index.broken.get(key) or index.broken.get(key.lower())
         if broken is not None:
             raise _file_error(key, f"the installed map is broken: {broken}")
-    if path is None:
+    if path is not None:
+        stat, resolved = _stat(path, resolved=True)  # a built-in map's path is resolved
+    else:
         try:
             found = Path(key).is_file()  # any other name is the path of a file
         except (OSError, ValueError):  # a name too long for a path, a NUL byte, ...
@@ -1663,7 +1667,7 @@ def load_map(name_or_path: str | os.PathLike[str]) -> Board:
         if not found:
             raise UnknownMapError(key, available_maps())
         path = Path(key)
-    stat, resolved = _stat(path)
+        stat, resolved = _stat(path)
     if stat.st_size > MAX_FILE_BYTES:
         raise _size_error(path.name, stat.st_size, "map")
     # Keyed by the installed plugins too: their map fields shape the board.
@@ -1884,10 +1888,11 @@ def _path_argument(name: str, value: object, meaning: str) -> str:
     raise ArgumentError(f"{name} must be {meaning} (str or os.PathLike), not {_what(value)}")
 
 
-def _stat(path: Path) -> tuple[os.stat_result, str]:
-    """The file's status and resolved path (``MapError`` if it cannot be read)."""
+def _stat(path: Path, resolved: bool = False) -> tuple[os.stat_result, str]:
+    """The file's status and resolved path (``MapError`` if it cannot be read);
+    ``resolved``: ``path`` is resolved already."""
     try:
-        return path.stat(), str(path.resolve())
+        return path.stat(), str(path if resolved else path.resolve())
     except (OSError, ValueError, RuntimeError) as exc:
         raise _file_error(path.name, f"cannot read the file: {exc}") from None
 

@@ -19,7 +19,7 @@ from ..actions import ClaimRoute
 from ..board import Board
 from ..errors import IllegalAction, Reason
 from ..state import Pending, PendingKind, Termination
-from .work import Work, shuffler
+from .work import Work, can_take_second, shuffler
 
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD
@@ -39,7 +39,7 @@ def draw_blind(work: Work, seat: int, second: bool) -> None:
         raise IllegalAction(Reason.NO_CARD_TO_DRAW, "the deck and the discard pile are both empty")
     work.seat(seat).counts[card] += 1
     # A blind wild is an ordinary card: the draw goes on (unless this was the second).
-    if not second and work.can_take_second():
+    if not second and can_take_second(work.deck, work.discard, work.display, work.board.wild):
         work.pending = work.table.second[seat]
         work.ply += 1
     else:
@@ -55,18 +55,16 @@ def take_face_up(work: Work, seat: int, slot: int) -> int:
     work.refill(slot)
     part = work.seat(seat)
     part.counts[card] += 1
-    known = part.known
-    if known is None:
-        known = part.known = [0] * len(part.counts)
-    known[card] += 1
+    part.own_known()[card] += 1
     return card
 
 
 def draw_face_up(work: Work, seat: int, slot: int, second: bool) -> None:
     """``seat`` draws the face-up card in ``slot`` (its first or ``second`` card)."""
     card = take_face_up(work, seat, slot)
+    wild = work.board.wild
     # A face-up wild taken first is the whole draw; a second card ends it too.
-    if not second and card != work.board.wild and work.can_take_second():
+    if not second and card != wild and can_take_second(work.deck, work.discard, work.display, wild):
         work.pending = work.table.second[seat]
         work.ply += 1
     else:
@@ -88,14 +86,14 @@ def discard(work: Work, seat: int, paid: Iterable[tuple[int, int]]) -> None:
     part = work.seat(seat)
     counts = part.counts
     pile = work.own_discard()
-    known = part.known
+    known = part.own_known() if part.known else None
     for card, n in paid:
         counts[card] -= n
         pile[card] += n
         if known:
             have = known[card]
             known[card] = have - n if have > n else 0
-    if known and not any(known):
+    if known is not None and not any(known):
         part.known = None
 
 

@@ -52,13 +52,21 @@ class Seat:
     def __init__(self, player: PlayerState) -> None:
         self.base = player
         self.counts = list(player.hand.counts)
-        #: Cards every player saw it take; ``None`` while none is known.
-        self.known: list[int] | None = list(player.known) if player.known else None
+        #: Cards every player saw it take (the state's tuple until written);
+        #: ``None`` while none is known.
+        self.known: Sequence[int] | None = player.known or None
         self.tickets = player.tickets
         self.cars = player.cars
         self.routes = player.routes
         self.score = player.score
         self.dirty = False
+
+    def own_known(self) -> list[int]:
+        """The seat's known cards, writable (all zeros if none was known)."""
+        known = self.known
+        if type(known) is not list:
+            known = self.known = list(known) if known else [0] * len(self.counts)
+        return known
 
     def publish(self) -> PlayerState:
         """The seat as a frozen ``PlayerState`` (the one loaded if nothing changed)."""
@@ -144,12 +152,14 @@ class Work:
         # claimed nothing returns the tuple it was given).
         same_owners = self.masks is not None and state.owners is getattr(self, "owners", None)
         self.base = state
-        self.board = state.board
+        board = self.board = state.board
         self.rules = state.rules
-        self.table = action_table(state.board, len(state.players))
+        players = self.players = state.players
+        seats = len(players)
+        table = board.derived.get(seats)  # action_table, inlined: every apply loads one
+        self.table = table if table is not None else action_table(board, seats)
         self.seed = state.seed
-        self.players = state.players
-        self.seats = [None] * len(state.players)
+        self.seats = [None] * seats
         #: Seats written since the load or the last publish.
         self.touched = []
         self.deck = state.deck
