@@ -1,6 +1,7 @@
-"""Project sessions: ``nox`` runs tests, typecheck, lint and docs (the site, built with
---strict); ``nox -s bench`` the benchmark; ``nox -s bench_sim`` the simulation benchmark;
-``nox -s fuzz`` the map loader fuzz with 10,000 examples."""
+"""Project sessions: ``nox`` runs tests, compiled (the mypyc build's kernel tests),
+typecheck, lint and docs (the site, built with --strict); ``nox -s bench`` the
+benchmark; ``nox -s bench_sim`` the simulation benchmark; ``nox -s fuzz`` the map
+loader fuzz with 10,000 examples."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 
 import nox
 
-nox.options.sessions = ["tests", "typecheck", "lint", "docs"]
+nox.options.sessions = ["tests", "compiled", "typecheck", "lint", "docs"]
 nox.options.error_on_missing_interpreters = True
 
 #: The worked example of a third-party variant package (docs/hooks.md).
@@ -22,6 +23,46 @@ def tests(session: nox.Session) -> None:
     session.install(".[test]", f"./{EXAMPLE}")
     # pytest exits 5 when it collected no test: nox fails on any non-zero status.
     session.run("pytest", *session.posargs)
+
+
+#: The tests of the rules kernel and the playout object, run against the compiled build:
+#: the differential test, every stored replay, and the rules the kernel carries out.
+KERNEL_TESTS = [
+    "tests/test_playout.py",
+    "tests/test_replays.py",
+    "tests/test_draw_cards.py",
+    "tests/test_claims.py",
+    "tests/test_claimable_routes.py",
+    "tests/test_known_cards.py",
+    "tests/test_tickets.py",
+    "tests/test_end_and_scoring.py",
+    "tests/test_effects.py",
+    "tests/test_claim_pipeline.py",
+    "tests/test_deals_and_zones.py",
+    "tests/test_tolls.py",
+    "tests/test_neutral.py",
+    "tests/test_europe_tunnels.py",
+    "tests/test_europe_stations.py",
+    "tests/test_seat_and_ply.py",
+    "tests/test_hostile_actions.py",
+]
+
+
+@nox.session
+def compiled(session: nox.Session) -> None:
+    """The optional compiled kernel: the wheel built with mypyc as a user asks for it
+    (``HATCH_BUILD_HOOK_ENABLE_CUSTOM=1``), checked to be compiled, then the
+    kernel's tests against it (the pure-Python build runs every test in ``tests``)."""
+    session.install("pytest>=8", "hypothesis>=6.100", "jsonschema>=4")
+    session.install(".", env={"HATCH_BUILD_HOOK_ENABLE_CUSTOM": "1"})
+    session.run(
+        "python",
+        "-c",
+        "import sys, ttr_core.playout as p, ttr_core.kernel.rules as r; "
+        "sys.exit(0 if all(m.__file__.endswith(('.so', '.pyd')) for m in (p, r)) "
+        "else 'the kernel is not compiled')",
+    )
+    session.run("pytest", "-p", "no:cacheprovider", *KERNEL_TESTS, *session.posargs)
 
 
 @nox.session

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 from typing import Any
 
@@ -50,7 +50,7 @@ class Playout:
     ordinary frozen states, safe anywhere.
     """
 
-    __slots__ = ("_broken", "_fast_legal", "_legal", "_work")
+    __slots__ = ("_both", "_broken", "_fast_legal", "_legal", "_work")
 
     def __init__(self, state: GameState) -> None:
         check_state(state)
@@ -63,6 +63,7 @@ class Playout:
         # The kernel lists the core's actions; a game whose variants filter,
         # veto or add actions lists them through the pure API, on a snapshot.
         self._fast_legal = not (rules.filter or rules.veto or rules.extra_actions)
+        self._both = rules.both_pair_routes_usable
 
     @classmethod
     def new(
@@ -127,17 +128,9 @@ class Playout:
         """An independent copy: playing one changes nothing in the other."""
         work = self._check()
         state = work.published()
-        twin = Playout.__new__(Playout)
-        copy = Work.__new__(Work)
-        copy.masks = None
-        copy.load(state)
-        masks = work.masks
-        assert masks is not None
-        copy.masks = [masks[0], masks[1], list(masks[2])]
-        twin._work = copy
+        work.share_masks()  # the twin loads them from the cache, not from every route
+        twin = Playout(state)
         twin._legal = self._legal
-        twin._broken = None
-        twin._fast_legal = self._fast_legal
         return twin
 
     # -- playing ------------------------------------------------------------
@@ -161,22 +154,27 @@ class Playout:
             return legal_actions(work.published())
         seat = pending.player
         table = work.table
+        deck = work.deck
+        can_draw = True if deck else any(work.discard)
         if kind == _TURN:
-            counts = work.counts(seat)
+            part = work.seats[seat]  # a playout keeps every seat loaded (keep_masks)
+            masks = work.masks
+            assert part is not None and masks is not None
+            claimable = masks[0] & masks[2][seat]
+            if not self._both:
+                claimable &= masks[1]
             acts: list[Action] = turn_actions(
                 table,
                 seat,
-                counts,
-                work.cars(seat),
-                work.claimable(seat),
+                part.counts,
+                part.cars,
+                claimable,
                 work.display,
-                work.can_draw(),
+                can_draw,
                 bool(work.ticket_deck or work.ticket_discard),
             )
-        elif kind == _SECOND:
-            acts = second_card_actions(table, seat, work.display, work.board.wild, work.can_draw())
         else:
-            return legal_actions(work.published())  # the ticket choices: the pure API's
+            acts = second_card_actions(table, seat, work.display, work.board.wild, can_draw)
         if not acts:
             acts = [table.passes[seat]]
         return tuple(acts)
@@ -185,18 +183,20 @@ class Playout:
         """Carry out ``action``. Raises what :func:`ttr_core.apply` raises for an
         action it refuses (:class:`IllegalAction`, :class:`ArgumentError`), and
         then changes nothing."""
-        work = self._check()
+        if self._broken is not None:
+            self._check()
+        work = self._work
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
         pending = work.pending
-        kind = type(action)
+        carry = _CORE_ACTIONS.get(type(action))
         # One of the listed objects (what a search or a bot applies: one identity
         # scan, in C) of a core decision goes to the kernel; anything else is
         # checked and carried out by the pure API, on a snapshot.
         if (
-            pending is None
-            or kind not in _CORE_ACTIONS
+            carry is None
+            or pending is None
             or pending.kind not in _CORE_KINDS
             or not any(map(operator.is_, legal, repeat(action)))
         ):
@@ -205,7 +205,7 @@ class Playout:
         ply = work.ply
         self._legal = None
         try:
-            _CORE_ACTIONS[kind](work, action, pending.kind)
+            carry(work, action, pending.kind == _SECOND)
             if work.ply != ply + 1:  # a hook built its state from another one
                 work.ply = ply + 1
                 work.fresh = False
@@ -219,34 +219,34 @@ class Playout:
         work.load(new)
 
 
-def _draw_blind(work: Work, action: Action, kind: str) -> None:
-    kernel.draw_blind(work, action.player, kind == _SECOND)
+# The kernel's transition for each core action: (work, checked action, second card?).
 
 
-def _draw_face_up(work: Work, action: Action, kind: str) -> None:
-    assert isinstance(action, DrawFaceUp)
-    kernel.draw_face_up(work, action.player, action.slot, kind == _SECOND)
+def _draw_blind(work: Work, action: Action, second: bool) -> None:
+    kernel.draw_blind(work, action.player, second)
 
 
-def _claim(work: Work, action: Action, kind: str) -> None:
-    assert isinstance(action, ClaimRoute)
-    kernel.claim(work, action)
+def _draw_face_up(work: Work, action: Action, second: bool) -> None:
+    kernel.draw_face_up(work, action.player, action.slot, second)  # type: ignore[attr-defined]
 
 
-def _draw_tickets(work: Work, action: Action, kind: str) -> None:
+def _claim(work: Work, action: Action, second: bool) -> None:
+    kernel.claim(work, action)  # type: ignore[arg-type]
+
+
+def _draw_tickets(work: Work, action: Action, second: bool) -> None:
     kernel.draw_tickets(work, action.player)
 
 
-def _keep(work: Work, action: Action, kind: str) -> None:
-    assert isinstance(action, KeepTickets)
-    kernel.keep_tickets(work, action.player, action.tickets)
+def _keep(work: Work, action: Action, second: bool) -> None:
+    kernel.keep_tickets(work, action.player, action.tickets)  # type: ignore[attr-defined]
 
 
-def _pass(work: Work, action: Action, kind: str) -> None:
+def _pass(work: Work, action: Action, second: bool) -> None:
     kernel.finish_turn(work, passed=True)
 
 
-_CORE_ACTIONS = {
+_CORE_ACTIONS: dict[type[Action], Callable[[Work, Action, bool], None]] = {
     DrawBlind: _draw_blind,
     DrawFaceUp: _draw_face_up,
     ClaimRoute: _claim,

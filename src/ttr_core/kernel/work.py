@@ -21,7 +21,7 @@ from typing import Any
 from ..board import Board
 from ..plugin_manager import GameRules
 from ..state import GameState, Hand, PlayerState
-from .tables import ActionTable, action_table, claimed, owner_masks
+from .tables import CLAIMABLE, ActionTable, action_table, claimed, keep_claimable, owner_masks
 
 #: Most consecutive display resets done for one trigger (engine decision E3).
 MAX_DISPLAY_RESETS = 100
@@ -184,19 +184,38 @@ class Work:
         #: Nothing written since the load or the last publish: ``base`` is the state.
         self.fresh = True
         if self.masks is not None:
+            # A playout: every seat loaded, and the deck a list it draws from
+            # (its content is the state's: the work is as fresh as before).
             self.seats = [Seat(player) for player in state.players]
+            self.deck = list(state.deck)
             if not same_owners:
                 self.keep_masks()
 
     def keep_masks(self) -> None:
         """Keep the claimable routes up to date claim by claim, and every seat
         loaded (what a playout's legal actions read; :func:`ttr_core.apply`
-        needs neither)."""
-        unclaimed, unpartnered, seats = owner_masks(self.owners, self.table, len(self.players))
+        needs neither). The masks come from the claimable-routes cache when it
+        holds the state's owners (a clone's, or a position the pure API has
+        listed), else from every route's owner."""
+        owners = self.owners
+        table = self.table
+        kept = CLAIMABLE.get(id(owners))
+        if kept is not None and kept[0] is owners and kept[1] is table.key:
+            unclaimed, unpartnered, seats = kept[2], kept[3], kept[4]
+        else:
+            unclaimed, unpartnered, seats = owner_masks(owners, table, len(self.players))
         self.masks = [unclaimed, unpartnered, list(seats)]
         for seat, part in enumerate(self.seats):
             if part is None:
                 self.seats[seat] = Seat(self.players[seat])
+
+    def share_masks(self) -> None:
+        """Put the masks kept in the claimable-routes cache, for the owners of the
+        state published last (what a clone of a playout loads them from)."""
+        masks = self.masks
+        owners = self.base.owners
+        if masks is not None and owners is self.owners:
+            keep_claimable(self.table, owners, masks[0], masks[1], tuple(masks[2]))
 
     def claimable(self, seat: int) -> int:
         """The routes ``seat`` may claim whatever it pays (needs :meth:`keep_masks`)."""
