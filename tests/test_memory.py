@@ -70,3 +70,35 @@ def test_playing_many_ticket_deck_files_keeps_a_bounded_number_of_boards(
     assert refs[-1]() is not None  # the most recent stay cached
     decks = [key for key in board.derived if type(key) is tuple and key[0] == "tickets"]
     assert len(decks) <= 16
+
+
+def test_a_move_shares_every_part_it_does_not_change() -> None:
+    """What a retained state costs: the kernel publishes only what an action
+    changed, and shares every other tuple, seat and hand with the state before
+    (so a game's states together hold little more than their differences)."""
+    rng = __import__("random").Random(5)
+    tickets = (ttr_core.DrawTickets, ttr_core.KeepTickets)
+    for name, players in (("newyork", 2), ("usa", 4), ("nederland", 3)):
+        state = ttr_core.new_game(name, players, seed=7)
+        while not ttr_core.is_over(state):
+            action = rng.choice(ttr_core.legal_actions(state))
+            after = ttr_core.apply(state, action)
+            kind = type(action)
+            if kind is not ttr_core.ClaimRoute:
+                assert after.owners is state.owners, action
+            if kind not in tickets:
+                assert after.ticket_deck is state.ticket_deck, action
+                assert after.ticket_discard is state.ticket_discard, action
+            else:
+                assert after.deck is state.deck and after.display is state.display, action
+                assert after.discard is state.discard, action
+            if kind is ttr_core.KeepTickets and action.tickets == frozenset(
+                state.pending.offered  # type: ignore[union-attr]
+            ):
+                assert after.ticket_deck is state.ticket_deck, "nothing returned: the same deck"
+            for seat, (was, now) in enumerate(zip(state.players, after.players, strict=True)):
+                if seat != action.player and kind is not ttr_core.ClaimRoute:
+                    assert now is was, f"seat {seat} copied by {action}"
+                if kind in tickets:
+                    assert now.hand is was.hand, f"seat {seat}'s hand copied by {action}"
+            state = after

@@ -51,7 +51,8 @@ class Seat:
 
     def __init__(self, player: PlayerState) -> None:
         self.base = player
-        self.counts = list(player.hand.counts)
+        #: Card counts by index (the hand's tuple until written: see own_counts).
+        self.counts: Sequence[int] = player.hand.counts
         #: Cards every player saw it take (the state's tuple until written);
         #: ``None`` while none is known.
         self.known: Sequence[int] | None = player.known or None
@@ -60,6 +61,13 @@ class Seat:
         self.routes = player.routes
         self.score = player.score
         self.dirty = False
+
+    def own_counts(self) -> list[int]:
+        """The seat's card counts, writable."""
+        counts = self.counts
+        if type(counts) is not list:
+            counts = self.counts = list(counts)
+        return counts
 
     def own_known(self) -> list[int]:
         """The seat's known cards, writable (all zeros if none was known)."""
@@ -73,8 +81,11 @@ class Seat:
         if self.dirty:
             base = self.base
             known = self.known
+            counts = self.counts
+            hand = base.hand if counts is base.hand.counts else Hand(tuple(counts), base.hand.names)
+            self.counts = hand.counts  # the work goes on from the published hand
             self.base = PlayerState(
-                Hand(tuple(self.counts), base.hand.names),
+                hand,
                 self.tickets,
                 self.cars,
                 self.routes,
@@ -82,6 +93,7 @@ class Seat:
                 base.play_points,
                 tuple(known) if known else (),
             )
+            self.known = self.base.known or None
             self.dirty = False
         return self.base
 
@@ -217,14 +229,6 @@ class Work:
         if masks is not None and owners is self.owners:
             keep_claimable(self.table, owners, masks[0], masks[1], tuple(masks[2]))
 
-    def claimable(self, seat: int) -> int:
-        """The routes ``seat`` may claim whatever it pays (needs :meth:`keep_masks`)."""
-        masks = self.masks
-        assert masks is not None
-        if self.rules.both_pair_routes_usable:
-            return int(masks[0] & masks[2][seat])
-        return int(masks[0] & masks[1] & masks[2][seat])
-
     # -- copy on write ------------------------------------------------------
 
     def seat(self, seat: int) -> Seat:
@@ -247,13 +251,6 @@ class Work:
         """Seat ``seat``'s cars left."""
         part = self.seats[seat]
         return self.players[seat].cars if part is None else part.cars
-
-    def own_deck(self) -> list[int]:
-        deck = self.deck
-        if type(deck) is not list:
-            deck = self.deck = list(deck)
-            self.fresh = False
-        return deck
 
     def own_display(self) -> list[int | None]:
         display = self.display
@@ -381,14 +378,6 @@ class Work:
         assert type(deck) is list
         card: int = deck.pop(0)
         return card
-
-    def can_draw(self) -> bool:
-        """Whether the deck or the discard pile holds a card."""
-        return bool(self.deck) or any(self.discard)
-
-    def can_take_second(self) -> bool:
-        """Whether a second card can be drawn (blind, or a face-up card that is no wild)."""
-        return can_take_second(self.deck, self.discard, self.display, self.board.wild)
 
     def refill(self, slot: int) -> None:
         """Turn up a card in an emptied slot, then enforce the wild limit."""
