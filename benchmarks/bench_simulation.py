@@ -10,15 +10,36 @@ A configuration is ``map:players:agents`` with the agents joined by ``+``
 a pool of ``--workers`` processes (default: every core this process may use;
 the pool's start-up included), and prints both rates and the speed-up. The
 summaries of the two runs must be equal (the same seed), which is checked.
+
+Side by side with another version, on the same machine in one run:
+
+    python benchmarks/bench_simulation.py --against 7fb75a0
+
+checks the git revision out into a temporary worktree, then for every
+configuration runs the two versions in turn (old, new, old, new, ... each run
+a fresh process playing ``--games`` games on one worker after two warm-up
+games) and prints both best rates of ``--repeat`` runs and their ratio.
+"New" is this checkout's working tree. The summaries of the two versions'
+runs are compared too (a differing map name aside, the games must be the
+same: "same games" says they were).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
 
 import ttr_core
 from ttr_core.simulation import simulate
@@ -37,6 +58,75 @@ def parse_config(config: str) -> tuple[str, int, list[str]]:
     return map_name, int(players), agents.split("+")
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_run(tree: Path, config: str, games: int) -> tuple[float, str] | None:
+    """Games per second of one single-worker run of ``config`` by the code in ``tree``
+    (a fresh process) and a digest of its summary's games, or ``None`` if that
+    version cannot play it."""
+    paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
+    command = [sys.executable, __file__, "--json", "--games", str(games), "--config", config]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        return None
+    line = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(line["games_per_second"]), str(line["games"])
+
+
+def against(revision: str, configs: Sequence[str], games: int, repeat: int) -> None:
+    """Print old and new single-worker rates, interleaved run by run, and their ratio."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "-q", str(old), revision], cwd=ROOT, check=True
+        )
+        if (old / "plugins" / "ttr_plugins").is_dir():
+            # Before the plugins' package was renamed ttr_core_plugins: the installed
+            # entry points name the new package, so it is given the old one's modules.
+            alias = old / "plugins-alias"
+            alias.mkdir()
+            (alias / "ttr_core_plugins").symlink_to(old / "plugins" / "ttr_plugins")
+        try:
+            print(f"old: {revision}, new: the working tree of {ROOT}; 1 worker, {games} games")
+            print(f"{'config':<38} {'old g/s':>8} {'new g/s':>8} {'new/old':>8}  games")
+            for config in configs:
+                olds: list[float] = []
+                news: list[float] = []
+                digests: set[str] = set()
+                for _ in range(repeat):
+                    for tree, rates in ((old, olds), (ROOT, news)):
+                        run = _one_run(tree, config, games)
+                        if run is not None:
+                            rates.append(run[0])
+                            digests.add(run[1])
+                if not olds or not news:
+                    side = "old" if not olds else "new"
+                    print(f"{config:<38} {'the ' + side + ' version cannot play it':>26}")
+                    continue
+                best_old, best_new = max(olds), max(news)
+                same = "same" if len(digests) == 1 else "DIFFER"
+                print(
+                    f"{config:<38} {best_old:>8.0f} {best_new:>8.0f} "
+                    f"{best_new / best_old:>7.2f}x  {same}"
+                )
+        finally:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False
+            )
+
+
+def _games_digest(summary: Any) -> str:
+    """The summary's fields that the games decide (not the map's name or labels)."""
+    fields = [
+        (field.name, getattr(summary, field.name))
+        for field in attrs.fields(type(summary))
+        if field.name not in ("map_name", "route_labels")
+    ]
+    return hashlib.sha256(repr(fields).encode()).hexdigest()[:16]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per run (default 2000)")
@@ -48,9 +138,25 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help="map:players:agents (repeatable; default: " + ", ".join(DEFAULT_CONFIGS) + ")",
     )
+    parser.add_argument("--repeat", type=int, default=3, help="runs per version with --against")
+    parser.add_argument(
+        "--against", metavar="REV", help="compare with git revision REV, side by side (1 worker)"
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     configs = args.config or list(DEFAULT_CONFIGS)
+    if args.against:
+        against(args.against, configs, args.games, args.repeat)
+        return 0
     warnings.simplefilter("ignore", ttr_core.GeneratedTicketsWarning)
+    if args.json:
+        (config,) = configs
+        map_name, players, agents = parse_config(config)
+        simulate(map_name, players, agents, 2, workers=1)  # warm caches
+        one = simulate(map_name, players, agents, args.games, workers=1)
+        digest = _games_digest(one.summary)
+        print(json.dumps({"games_per_second": one.games_per_second, "games": digest}))
+        return 0
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:

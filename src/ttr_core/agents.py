@@ -32,6 +32,7 @@ derived from the board alone is kept in ``board.derived`` under
 from __future__ import annotations
 
 import heapq
+import operator
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -106,7 +107,14 @@ class RandomAgent:
 
     def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """A legal action chosen uniformly at random."""
-        return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+        return uniform_choice(legal, rng)
+
+
+def uniform_choice(legal: Sequence[Action], rng: random.Random) -> Action:
+    """``RandomAgent``'s choice: one of ``legal`` uniformly at random (no draw
+    from ``rng`` when there is one only). The simulator calls it for a random
+    seat without building the view it would not read."""
+    return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
 
 
 # ---------------------------------------------------------------------------
@@ -196,7 +204,11 @@ class Seen:
     location in the graph of the seat's own routes, ``penalty`` what the
     agent has learnt a claim of each route costs beyond its route and
     tickets. ``rng`` is the agent's generator; ``memo`` keeps what the agent
-    derives for this decision.
+    derives for this decision. ``keep``, the agent's own for one game (or
+    none), keeps what one decision worked out for the next ones, each part
+    with the inputs it came from, so that a decision whose inputs are equal
+    reuses it (the same values: only the time changes); the lists kept are
+    shared by those decisions and read only.
     """
 
     def __init__(
@@ -206,9 +218,17 @@ class Seen:
         penalty: dict[int, float],
         tokens: Collection[int] = (),
         waits: dict[int, bool] | None = None,
+        keep: dict[str, Any] | None = None,
     ) -> None:
         board = view.board
         g = BoardGraph.of(board)
+        if keep is None:
+            keep = {}
+        if keep.get("graph") is not g:  # kept for another board: start afresh
+            keep.clear()
+            keep["graph"] = g
+        #: What decisions of this game worked out, for the next ones (see above).
+        self.keep = keep
         self.view = view
         self.g = g
         self.rng = rng
@@ -221,7 +241,19 @@ class Seen:
         seat = view.seats[me]
         self.cars = seat.cars
         self.hand = view.hand.counts
-        rules = g.rules(view)
+        seats = view.seats
+        rules: GameRules
+        kept: Any = keep.get("rules")
+        if (
+            kept is not None
+            and kept[0] is view.variant_names
+            and kept[1] is view.options
+            and kept[2] == len(seats)
+        ):
+            rules = kept[3]
+        else:
+            rules = g.rules(view)
+            keep["rules"] = (view.variant_names, view.options, len(seats), rules)
         both = rules.both_pair_routes_usable
         #: Whether a claim is worth measuring (:meth:`side`): the game has variants
         #: that act when a route is claimed or between turns, whose effects (a
@@ -240,37 +272,51 @@ class Seen:
         self.pipeline = bool(rules.before_claim)
         self._rules = rules
         self._purposes: dict[Action, ActionPurpose | None] = {}
-        owner = [-1] * len(g.length)
-        for other in view.seats:
-            for route in other.routes:
-                owner[route] = other.seat
-        for non_seat in view.others:
-            for route in non_seat.routes:
-                owner[route] = non_seat.owner
+        # Who owns what follows from the seats' routes (the same tuples from view
+        # to view while unchanged) and the other owners'.
+        held_key = (tuple([(other.seat, other.routes) for other in seats]), view.others)
+        kept = keep.get("owner")
+        owner: list[int]
+        if kept is not None and kept[0] == held_key:
+            owner = kept[1]
+        else:
+            owner = [-1] * len(g.length)
+            for other in seats:
+                for route in other.routes:
+                    owner[route] = other.seat
+            for non_seat in view.others:
+                for route in non_seat.routes:
+                    owner[route] = non_seat.owner
+            keep["owner"] = (held_key, owner)
         self.owner = owner
         cars = self.cars
-        usable = []
-        for route, length in enumerate(g.length):
-            partner = g.partner[route]
-            ok = owner[route] == -1 and length <= cars
-            if ok and partner >= 0:
-                held = owner[partner]
-                ok = held != me and (held == -1 or both)
-            usable.append(ok)
+        kept = keep.get("usable")
+        if (
+            kept is not None
+            and kept[0] is owner
+            and kept[1] == cars
+            and kept[2] == me
+            and kept[3] == both
+        ):
+            usable: list[bool] = kept[4]
+        else:
+            usable = []
+            for route, length in enumerate(g.length):
+                partner = g.partner[route]
+                ok = owner[route] == -1 and length <= cars
+                if ok and partner >= 0:
+                    held = owner[partner]
+                    ok = held != me and (held == -1 or both)
+                usable.append(ok)
+            keep["usable"] = (owner, cars, me, both, usable)
         self.usable = usable
-        parent = list(range(len(g.adjacency)))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
         #: The routes this seat's tickets may go through: its own and those the
         #: variants let it use besides (hook ``ttr_ticket_connections``, a station).
         self.joined = frozenset(seat.routes)
-        at_tokens = frozenset(
-            r for x in tokens for r, _ in g.adjacency[x] if owner[r] not in (-1, me)
+        at_tokens = (
+            frozenset(r for x in tokens for r, _ in g.adjacency[x] if owner[r] not in (-1, me))
+            if tokens
+            else frozenset()
         )
         #: Routes of other owners at the seat's tokens that its plan may count on
         #: though :attr:`joined` lacks them (they cost nothing to plan with).
@@ -284,13 +330,15 @@ class Seen:
             # No variant says which routes its tokens join: count every route of
             # another owner at the seat's tokens (BuildsToken) as usable.
             self.joined |= at_tokens
-        for route in self.joined:
-            a, b = g.ends[route]
-            parent[find(a)] = find(b)
-        self.root = [find(x) for x in range(len(parent))]
+        kept = keep.get("root")
+        if kept is not None and kept[0] == self.joined:
+            self.root: list[int] = kept[1]
+        else:
+            self.root = _components(g, self.joined)
+            keep["root"] = (self.joined, self.root)
         trigger = board.rules.end_trigger_cars
         self.last_turn = view.final_turns >= 0
-        self.end_near = self.last_turn or min(s.cars for s in view.seats) <= trigger + 3
+        self.end_near = self.last_turn or min(s.cars for s in seats) <= trigger + 3
 
     def purpose(self, action: Action) -> ActionPurpose | None:
         """What a variant's ``action`` is for (hook ``ttr_agent_action_purpose``),
@@ -413,6 +461,22 @@ class Seen:
         return after - before
 
 
+def _components(g: BoardGraph, routes: Collection[int]) -> list[int]:
+    """The component (a root location) of each location in the graph of ``routes``."""
+    parent = list(range(len(g.adjacency)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for route in routes:
+        a, b = g.ends[route]
+        parent[find(a)] = find(b)
+    return [find(x) for x in range(len(parent))]
+
+
 def _ticket_connections(view: PlayerView, rules: GameRules) -> frozenset[int]:
     """The routes the variants let the viewing seat use for its tickets besides
     its own, worked out on a state dealt from its view (the hook's answer for a
@@ -457,25 +521,27 @@ def shortest_path(seen: Seen, a: int, b: int, cost: Sequence[float]) -> list[int
     """The routes of the cheapest path from location ``a`` to ``b`` (``cost`` per
     route; ``inf`` cuts it), or ``None`` when none is left."""
     g = seen.g
-    best = [_INF] * len(g.adjacency)
-    via = [-1] * len(g.adjacency)
+    adjacency = g.adjacency
+    best = [_INF] * len(adjacency)
+    via = [-1] * len(adjacency)
     best[a] = 0.0
     heap = [(0.0, a)]
+    pop, push, inf = heapq.heappop, heapq.heappush, _INF
     while heap:
-        dist, node = heapq.heappop(heap)
+        dist, node = pop(heap)
         if node == b:
             break
         if dist > best[node]:
             continue
-        for route, other in g.adjacency[node]:
+        for route, other in adjacency[node]:
             step = cost[route]
-            if step == _INF:
+            if step == inf:
                 continue
             total = dist + step
             if total < best[other]:
                 best[other] = total
                 via[other] = route
-                heapq.heappush(heap, (total, other))
+                push(heap, (total, other))
     if best[b] == _INF:
         return None
     path = []
@@ -492,7 +558,15 @@ def make_plan(seen: Seen, tickets: Sequence[int], cost: Sequence[float], budget:
     """Greedy paths for ``tickets``, the most valuable first: each ticket's cheapest
     path, given the routes owned and those planned already (which cost nothing);
     a ticket whose path would take the plan over ``budget`` spaces is dropped."""
+    return _make_plan(seen, tickets, cost, budget)[0]
+
+
+def _make_plan(
+    seen: Seen, tickets: Sequence[int], cost: Sequence[float], budget: int
+) -> tuple[Plan, set[int]]:
+    """:func:`make_plan`, and the routes of every path it found (dropped or not)."""
     g = seen.g
+    found: set[int] = set()
     costs = list(cost)
     mine = seen.joined | seen.lent
     planned: list[int] = []
@@ -505,6 +579,7 @@ def make_plan(seen: Seen, tickets: Sequence[int], cost: Sequence[float], budget:
         if path is None:
             dropped.append(ticket)
             continue
+        found.update(path)
         new = [r for r in path if r not in mine and r not in planned]
         extra = sum(g.length[r] for r in new)
         if spaces + extra > budget:
@@ -515,7 +590,34 @@ def make_plan(seen: Seen, tickets: Sequence[int], cost: Sequence[float], budget:
             planned.append(route)
         spaces += extra
         paths[ticket] = tuple(r for r in path if r not in mine)
-    return Plan(tuple(planned), spaces, paths, tuple(dropped))
+    return Plan(tuple(planned), spaces, paths, tuple(dropped)), found
+
+
+def _route_costs(
+    length: Sequence[int], extra: Sequence[float], penalty: Mapping[int, float], style: str
+) -> list[float]:
+    """A built-in ``route_cost`` (``style``: whose) of every route, with the very
+    arithmetic of that method."""
+    costs: list[float] = []
+    add = costs.append
+    known = penalty.get
+    long_routes = style == "long"
+    for r, spaces in enumerate(length):
+        cost = max(spaces + extra[r] + known(r, 0.0), 0.1)
+        if long_routes:
+            cost = max(cost - spaces + spaces * (1.3 - 0.1 * spaces), 0.1)
+        add(cost)
+    return costs
+
+
+def _costs_only_rose(before: list[float], after: list[float], paths: set[int]) -> bool:
+    """Whether no route costs less ``after`` than ``before`` and those of ``paths``
+    cost the same."""
+    if before == after:
+        return True
+    if len(before) != len(after) or any(map(operator.lt, after, before)):
+        return False
+    return all(after[r] == before[r] for r in paths)
 
 
 def card_needs(seen: Seen, routes: Sequence[int]) -> list[int]:
@@ -583,6 +685,8 @@ class HeuristicAgent:
         self.tokens: list[int] = []
         #: Per route, whether its claim asks the seat again (:meth:`Seen.claim_waits`).
         self.waits: dict[int, bool] = {}
+        #: What one decision worked out for the next ones (:class:`Seen`'s ``keep``).
+        self.kept: dict[str, Any] = {}
 
     def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """The style's choice, always one of ``legal``."""
@@ -590,7 +694,7 @@ class HeuristicAgent:
             return legal[0]
         kind = view.pending
         chosen: Action | None = None
-        seen = Seen(view, rng, self.penalty, self.tokens, self.waits)
+        seen = Seen(view, rng, self.penalty, self.tokens, self.waits, getattr(self, "kept", None))
         if kind in ("start_tickets", "keep_tickets"):
             chosen = self.keep(seen, legal)
         elif kind == "turn":
@@ -622,10 +726,33 @@ class HeuristicAgent:
         costs: list[float] | None = seen.memo.get("costs")
         if costs is None:
             mine = seen.joined | seen.lent
-            costs = seen.memo["costs"] = [
-                0.0 if r in mine else self.route_cost(seen, r) if seen.usable[r] else _INF
-                for r in range(len(seen.usable))
-            ]
+            usable = seen.usable
+            style = _cost_style(self)
+            if style is None:  # a route_cost of its own: asked route by route
+                costs = [
+                    0.0 if r in mine else self.route_cost(seen, r) if usable[r] else _INF
+                    for r in range(len(usable))
+                ]
+            else:
+                # A built-in route_cost follows from the advice and the penalties
+                # alone: worked out for every route once while they stay equal
+                # (the same numbers), then cut to the routes usable now.
+                extra, penalty = seen.extra, seen.penalty
+                kept = seen.keep.get("costs")
+                if (
+                    kept is not None
+                    and kept[0] == extra
+                    and kept[1] == penalty
+                    and kept[2] == style
+                ):
+                    base = kept[3]
+                else:
+                    base = _route_costs(seen.g.length, extra, penalty, style)
+                    seen.keep["costs"] = (extra, dict(penalty), style, base)
+                costs = [cost if ok else _INF for cost, ok in zip(base, usable, strict=True)]
+                for r in mine:
+                    costs[r] = 0.0
+            seen.memo["costs"] = costs
         return costs
 
     def budget(self, seen: Seen) -> int:
@@ -636,7 +763,29 @@ class HeuristicAgent:
         """Paths for the seat's open tickets."""
         plan: Plan | None = seen.memo.get("plan")
         if plan is None:
-            plan = make_plan(seen, seen.open_tickets(), self.costs(seen), self.budget(seen))
+            tickets = seen.open_tickets()
+            costs = self.costs(seen)
+            budget = self.budget(seen)
+            mine = seen.joined | seen.lent
+            # make_plan follows from these alone (and the board), and a cheapest
+            # path stays the one found, ties broken alike, when no route on it
+            # costs more and no route costs less (the search settles the same
+            # places first): the plan of the last decision serves for equal
+            # tickets, budget and owned routes when its routes found cost the
+            # same and no route costs less (routes only ever become unusable).
+            kept = seen.keep.get("plan")
+            if (
+                kept is not None
+                and kept[0] == tickets
+                and kept[2] == budget
+                and kept[3] == mine
+                and _costs_only_rose(kept[1], costs, kept[5])
+            ):
+                plan = kept[4]
+                found = kept[5]
+            else:
+                plan, found = _make_plan(seen, tickets, costs, budget)
+            seen.keep["plan"] = (tickets, costs, budget, mine, plan, found)
             seen.memo["plan"] = plan
         return plan
 
@@ -1162,6 +1311,24 @@ class OneStepAgent(HeuristicAgent):
             if seen.side(action) >= -LOSS and (wanted or value >= self.least_gain or seen.end_near):
                 return action
         return super().turn(seen, legal)
+
+
+def _cost_style(agent: HeuristicAgent) -> str | None:
+    """Whose built-in ``route_cost`` ``agent`` uses (which :func:`_route_costs`
+    repeats): ``"plain"`` (the planner's), ``"long"`` (:class:`LongRouteAgent`'s
+    over the planner's), or ``None`` for one of its own."""
+    if "route_cost" in vars(agent):
+        return None
+    cls = type(agent)
+    method = cls.route_cost
+    if method is HeuristicAgent.route_cost:
+        return "plain"
+    if (
+        method is LongRouteAgent.route_cost
+        and super(LongRouteAgent, cls).route_cost is HeuristicAgent.route_cost  # type: ignore[misc]
+    ):
+        return "long"
+    return None
 
 
 #: The built-in agents by name.

@@ -25,7 +25,7 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 import attrs
 
@@ -646,14 +646,33 @@ def _reset_could_help(state: GameState) -> bool:
     return pool - pool_wild >= min(len(state.display), pool) - limit
 
 
-def display_guard_hit(state: GameState) -> bool:
+class Supply(Protocol):
+    """What the failure states of a decision are read from: a :class:`GameState`,
+    or the rules kernel's working state during a simulation (one copy of each
+    definition for both)."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def deck(self) -> Sequence[int]: ...
+    @property
+    def discard(self) -> Sequence[int]: ...
+    @property
+    def display(self) -> Sequence[int | None]: ...
+    @property
+    def ticket_deck(self) -> Sequence[int]: ...
+    @property
+    def ticket_discard(self) -> Sequence[int]: ...
+
+
+def display_guard_hit(state: Supply) -> bool:
     """Whether the display shows more wilds than the map allows because no reset
     could help (engine decision E3): what ``ttr verify`` counts as a guard hit."""
     board = state.board
     return state.display.count(board.wild) > board.rules.max_face_up_wilds
 
 
-def failure_states(state: GameState, legal: Sequence[Action]) -> list[str]:
+def failure_states(state: Supply, legal: Sequence[Action]) -> list[str]:
     """The failure states a seat deciding in ``state`` with ``legal`` actions is in,
     by name: ``only_pass`` (only ``Pass``, E1), ``e3_guard``
     (:func:`display_guard_hit`, E3), ``supply_empty`` (deck and discard pile
@@ -672,7 +691,7 @@ def failure_states(state: GameState, legal: Sequence[Action]) -> list[str]:
     return found
 
 
-def plain_statistics(state: GameState) -> list[str]:
+def plain_statistics(state: Supply) -> list[str]:
     """The plain statistics (no failure) of a decision in ``state``, by name:
     ``deck_empty`` when the card deck is empty, whatever the discard pile
     holds (the pile is shuffled in when a card is needed, as the rules say;

@@ -35,6 +35,7 @@ import importlib
 import math
 import multiprocessing
 import multiprocessing.connection
+import operator
 import os
 import pickle
 import queue
@@ -48,17 +49,19 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager, suppress
+from itertools import repeat
 from typing import IO, Any
 
 import attrs
 
 from .actions import Action
-from .agents import AGENTS, Agent, AgentFactory, make_agent
+from .agents import AGENTS, Agent, AgentFactory, RandomAgent, make_agent, uniform_choice
 from .board import Board
-from .engine import apply, legal_actions, new_game
+from .engine import new_game
 from .errors import GeneratedTicketsWarning, TtrError
-from .invariants import failure_states, plain_statistics
+from .invariants import Supply, failure_states, plain_statistics
 from .maploader import load_map
+from .playout import Playout
 from .scoring import FinalScores, final_scores
 from .serialize import map_fingerprint, record_of, to_json
 from .state import GameState
@@ -136,7 +139,7 @@ def _derive(*parts: object) -> int:
 STATISTICS = ("deck_empty",)
 
 
-def state_loopholes(state: GameState, legal: Sequence[Action]) -> list[str]:
+def state_loopholes(state: Supply, legal: Sequence[Action]) -> list[str]:
     """The names of :data:`LOOPHOLES` counted per decision that a seat deciding in
     ``state`` with ``legal`` actions is in, in that order: its failure states
     (:func:`ttr_core.invariants.failure_states`) and plain statistics
@@ -232,26 +235,46 @@ def play_game(
     if max_actions < 1:
         raise SimulationError(f"max_actions must be at least 1, not {max_actions}")
     rngs = [random.Random(_derive("agent", seed, seat)) for seat in range(len(agents))]
+    # The game runs in place (a Playout: the same legal lists, the same states
+    # as legal_actions + apply); a frozen state is published only for a view.
+    # An agent whose act is RandomAgent's reads no view, so none is built for
+    # it: its choice is RandomAgent.act's (uniform_choice), from its generator.
+    viewless = [_reads_no_view(agent) for agent in agents]
+    playout = Playout(state)
+    work = playout._work  # the failure states are read off the working state
     history: list[Action] = []
     met: Counter[str] = Counter()
     steps = 0
-    while state.pending is not None:
-        seat = state.pending.player
-        legal = legal_actions(state)
-        met.update(state_loopholes(state, legal))
+    current = playout.current_player
+    while current is not None:
+        seat = current
+        legal = playout.legal_actions()
+        met.update(state_loopholes(work, legal))
         try:
-            action = agents[seat].act(player_view(state, seat), legal, rngs[seat])
+            if viewless[seat]:
+                action = uniform_choice(legal, rngs[seat])
+            else:
+                action = agents[seat].act(player_view(playout.snapshot(), seat), legal, rngs[seat])
         except Exception as exc:
             raise SimulationError(f"the agent of seat {seat} failed: {exc!r}") from exc
-        if action not in legal:
+        if not any(map(operator.is_, legal, repeat(action))) and action not in legal:
             raise SimulationError(f"the agent of seat {seat} chose an illegal action: {action!r}")
-        state = apply(state, action)
+        playout.apply(action)
         steps += 1
         if keep_history:
             history.append(action)
         if steps >= max_actions:
             raise SimulationError(f"the game did not end within {max_actions} actions")
-    return PlayedGame(state, final_scores(state), steps, tuple(history), dict(met))
+        current = playout.current_player
+    final = playout.snapshot()
+    return PlayedGame(final, final_scores(final), steps, tuple(history), dict(met))
+
+
+def _reads_no_view(agent: Agent) -> bool:
+    """Whether ``agent`` plays as :class:`~ttr_core.agents.RandomAgent` does, by its
+    very ``act`` (which never reads the view)."""
+    act = getattr(type(agent), "act", None)
+    return act is RandomAgent.act and "act" not in getattr(agent, "__dict__", ())
 
 
 # ---------------------------------------------------------------------------

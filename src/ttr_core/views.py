@@ -16,7 +16,7 @@ import attrs
 from .board import Board, FrozenMap
 from .errors import ArgumentError, show
 from .hookspecs import NonSeatOwner
-from .state import GameState, Hand, Termination, check_state
+from .state import GameState, Hand, PlayerState, Termination, check_state
 
 
 @attrs.frozen
@@ -122,47 +122,39 @@ def player_view(state: GameState, player: int) -> PlayerView:
     check_seat_argument(state, player)
     pending = state.pending
     mine = pending is not None and pending.player == player
-    names = state.board.card_names
+    board = state.board
+    names = board.card_names
     rules = state.rules
-    variants = rules.run_player_view(state, player) if rules.player_view else {}
+    variants = FrozenMap(rules.run_player_view(state, player)) if rules.player_view else _NONE
     me = state.players[player]
     return PlayerView(
         viewer=player,
-        board=state.board,
+        board=board,
         current_player=state.current_player,
         pending=None if pending is None else str(pending.kind),
         hand=me.hand,
         tickets=me.tickets,
         offered=pending.offered if mine and pending is not None else (),
         min_keep=pending.min_keep if mine and pending is not None else 0,
-        display=tuple(None if c is None else names[c] for c in state.display),
+        display=_display_names(state.display, names),
         deck_size=len(state.deck),
         discard_size=sum(state.discard),
         ticket_deck_size=len(state.ticket_deck),
         ticket_discard_size=len(state.ticket_discard),
         ticket_discard=state.ticket_discard,
-        seats=tuple(
-            SeatView(
-                seat,
-                p.hand.total,
-                len(p.tickets),
-                p.cars,
-                p.routes,
-                p.score,
-                SeatView._known(p.known, p.hand.counts, names),
-            )
-            for seat, p in enumerate(state.players)
-        ),
+        seats=tuple([_seat_view(seat, p, names) for seat, p in enumerate(state.players)]),
         turn=state.turn,
         final_turns=state.final_turns,
         is_over=state.is_over,
-        variants=FrozenMap(variants),
-        others=non_seat_owners(state),
+        variants=variants,
+        others=non_seat_owners(state) if rules.non_seat_owners else (),
         variant_names=rules.variants,
         options=rules.options,
         offer_size=0 if pending is None else len(pending.offered),
         offer_min_keep=0 if pending is None else pending.min_keep,
-        start_offer_sizes=tuple(len(offer) for offer in state.start_offers),
+        start_offer_sizes=tuple([len(offer) for offer in state.start_offers])
+        if state.start_offers
+        else (),
         passes=state.passes,
         shuffles=state.shuffles,
         termination=state.termination,
@@ -170,6 +162,65 @@ def player_view(state: GameState, player: int) -> PlayerView:
         forfeit=state.forfeit,
         boxed_tickets_size=len(state.boxed_tickets),
     )
+
+
+_NONE: Mapping[str, Any] = FrozenMap()
+
+# What the views of recent positions share: a seat's SeatView per PlayerState
+# object (consecutive states share a seat's PlayerState until it changes, so a
+# view rebuilds only the seats that changed) and the display's card names per
+# display tuple. Keyed by id(), each entry holding the object it was built
+# from, so the id is not reused while the entry is kept and a reader checks it
+# got its own object (and board's card names, and seat); an entry holds only
+# values (no board, no state), and the views that share a SeatView share an
+# immutable value equal to what they would build, so a view still carries no
+# other game (tests/test_view_reach.py). Safe between threads without a lock,
+# as kernel.tables.CLAIMABLE is: every step is one atomic dict operation, an
+# entry is an immutable tuple and right whoever stores it; cleared when full
+# (threads storing at once may pass the bound by one entry each).
+
+#: Entries kept in each of the view caches before it starts afresh.
+VIEW_CACHE_KEPT = 4096
+
+_SEATS: dict[int, tuple[PlayerState, int, tuple[str, ...], SeatView]] = {}
+_DISPLAYS: dict[int, tuple[tuple[int | None, ...], tuple[str, ...], tuple[str | None, ...]]] = {}
+
+
+def _seat_view(seat: int, player: PlayerState, names: tuple[str, ...]) -> SeatView:
+    """The public facts of ``player``, sitting at ``seat`` (kept per PlayerState)."""
+    kept = _SEATS.get(id(player))
+    if kept is not None and kept[0] is player and kept[1] == seat and kept[2] is names:
+        return kept[3]
+    hand = player.hand
+    view = SeatView(
+        seat,
+        hand.total,
+        len(player.tickets),
+        player.cars,
+        player.routes,
+        player.score,
+        SeatView._known(player.known, hand.counts, names),
+    )
+    cache = _SEATS
+    if len(cache) >= VIEW_CACHE_KEPT:
+        cache.clear()  # not an eviction of the oldest: that would look over the dict
+    cache[id(player)] = (player, seat, names, view)
+    return view
+
+
+def _display_names(
+    display: tuple[int | None, ...], names: tuple[str, ...]
+) -> tuple[str | None, ...]:
+    """The display's cards by name (kept per display tuple)."""
+    kept = _DISPLAYS.get(id(display))
+    if kept is not None and kept[0] is display and kept[1] is names:
+        return kept[2]
+    shown = tuple([None if c is None else names[c] for c in display])
+    cache = _DISPLAYS
+    if len(cache) >= VIEW_CACHE_KEPT:
+        cache.clear()
+    cache[id(display)] = (display, names, shown)
+    return shown
 
 
 def check_seat_argument(state: object, player: object) -> None:
