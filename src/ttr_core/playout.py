@@ -139,19 +139,20 @@ class Playout:
         """Every action the seat to decide may take, exactly as
         :func:`ttr_core.legal_actions` lists them for :meth:`snapshot`."""
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._list()
-        return legal
-
-    def _list(self) -> tuple[Action, ...]:
-        work = self._check()
+        if legal is not None:
+            return legal
+        if self._broken is not None:
+            self._check()
+        work = self._work
         pending = work.pending
         if pending is None:
-            return ()
+            legal = self._legal = ()
+            return legal
         kind = pending.kind
         if not self._fast_legal or (kind != _TURN and kind != _SECOND):
             # Variants' lists, their decisions and the ticket choices: the pure API's.
-            return legal_actions(work.published())
+            legal = self._legal = legal_actions(work.published())
+            return legal
         seat = pending.player
         table = work.table
         deck = work.deck
@@ -177,7 +178,8 @@ class Playout:
             acts = second_card_actions(table, seat, work.display, work.board.wild, can_draw)
         if not acts:
             acts = [table.passes[seat]]
-        return tuple(acts)
+        legal = self._legal = tuple(acts)
+        return legal
 
     def apply(self, action: Action) -> None:
         """Carry out ``action``. Raises what :func:`ttr_core.apply` raises for an

@@ -37,7 +37,7 @@ def draw_blind(work: Work, seat: int, second: bool) -> None:
     card = work.draw()
     if card is None:
         raise IllegalAction(Reason.NO_CARD_TO_DRAW, "the deck and the discard pile are both empty")
-    work.seat(seat).own_counts()[card] += 1
+    work.seat(seat).counts[card] += 1
     # A blind wild is an ordinary card: the draw goes on (unless this was the second).
     if not second and can_take_second(work.deck, work.discard, work.display, work.board.wild):
         work.pending = work.table.second[seat]
@@ -54,7 +54,7 @@ def take_face_up(work: Work, seat: int, slot: int) -> int:
     assert card is not None
     work.refill(slot)
     part = work.seat(seat)
-    part.own_counts()[card] += 1
+    part.counts[card] += 1
     part.own_known()[card] += 1
     return card
 
@@ -73,7 +73,7 @@ def draw_face_up(work: Work, seat: int, slot: int, second: bool) -> None:
 
 def draw_cards(work: Work, seat: int, count: int) -> None:
     """``seat`` takes the top ``count`` cards of the deck (there are as many)."""
-    counts = work.seat(seat).own_counts()
+    counts = work.seat(seat).counts
     for _ in range(count):
         card = work.draw()
         assert card is not None
@@ -84,7 +84,7 @@ def discard(work: Work, seat: int, paid: Iterable[tuple[int, int]]) -> None:
     """``seat`` puts ``paid`` (``(card index, count)`` pairs, held) on the discard
     pile; its known cards of the kinds paid go first (see :func:`known_minus`)."""
     part = work.seat(seat)
-    counts = part.own_counts()
+    counts = part.counts
     pile = work.own_discard()
     known = part.own_known() if part.known else None
     for card, n in paid:

@@ -51,8 +51,7 @@ class Seat:
 
     def __init__(self, player: PlayerState) -> None:
         self.base = player
-        #: Card counts by index (the hand's tuple until written: see own_counts).
-        self.counts: Sequence[int] = player.hand.counts
+        self.counts = list(player.hand.counts)
         #: Cards every player saw it take (the state's tuple until written);
         #: ``None`` while none is known.
         self.known: Sequence[int] | None = player.known or None
@@ -61,13 +60,6 @@ class Seat:
         self.routes = player.routes
         self.score = player.score
         self.dirty = False
-
-    def own_counts(self) -> list[int]:
-        """The seat's card counts, writable."""
-        counts = self.counts
-        if type(counts) is not list:
-            counts = self.counts = list(counts)
-        return counts
 
     def own_known(self) -> list[int]:
         """The seat's known cards, writable (all zeros if none was known)."""
@@ -81,9 +73,10 @@ class Seat:
         if self.dirty:
             base = self.base
             known = self.known
-            counts = self.counts
-            hand = base.hand if counts is base.hand.counts else Hand(tuple(counts), base.hand.names)
-            self.counts = hand.counts  # the work goes on from the published hand
+            counts = tuple(self.counts)
+            hand = base.hand
+            if counts != hand.counts:  # an unchanged hand is shared, not copied
+                hand = Hand(counts, hand.names)
             self.base = PlayerState(
                 hand,
                 self.tickets,
