@@ -36,18 +36,25 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         f"({exc})"
     ) from exc
 
-from .action_ids import ActionSpace, check_all_numbered, legal_action_ids, rules_space
+from .action_ids import (
+    ActionSpace,
+    action_id,
+    check_all_numbered,
+    legal_action_ids,
+    rules_space,
+)
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import Board
 from .determinize import determinize
-from .engine import apply, legal_actions, new_game
+from .engine import legal_actions, new_game
 from .errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantError
 from .maploader import load_map
 from .observation import ObservationEncoder, observation_encoder
+from .playout import Playout
 from .plugin_manager import GameRules, game_rules, resolve_variants
 from .scoring import FinalScores, final_scores, utilities
 from .serialize import from_json, to_json
-from .state import GameState
+from .state import GameState, Termination
 from .views import PlayerView, player_view
 
 __all__ = [
@@ -203,6 +210,8 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         self.seed: int = seed
         self._options = options
         self._initial: _Core | None = None
+        #: The layout of the information state's history part (history_features).
+        self.recall = _Recall(board, players)
         game_type = pyspiel.GameType(
             short_name=SHORT_NAME,
             long_name=GAME_TYPE.long_name,
@@ -245,7 +254,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         """
         core = self._initial
         if core is None:
-            core = self._initial = _Core.dealt(self.map_param, self._new_ttr_state(self.seed))
+            core = self._initial = _Core.dealt_from(self.map_param, self._new_ttr_state(self.seed))
         return core
 
     def max_chance_nodes_in_history(self) -> int:
@@ -271,7 +280,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
                 f"variants {list(state.rules.variants)}, not this game's configuration"
             )
         opened = TtrState(self)
-        opened._core = _Core.dealt(self.map_param, state)
+        opened._core = _Core.dealt_from(self.map_param, state)
         return opened
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -314,42 +323,101 @@ _Event = tuple[int, int, str, Any, Any, "tuple[str | None, ...] | None"]
 
 
 class _Core:
-    """The immutable contents of an OpenSpiel state: the engine's state (``None``
-    while chance is still drawing the seed bytes), the record of play and the
-    starting hands.
+    """The contents of an OpenSpiel state: the game, the record of play and the
+    starting hands, and what was worked out from the current position.
 
-    Never changed: an action makes a new one, so a clone shares it
-    (``__deepcopy__``). Pickled (OpenSpiel's serialization) through
+    The game is played in place by a :class:`~ttr_core.Playout` (``play``);
+    until its first action a dealt game is only its frozen state
+    (``frozen``), so the initial states of a fixed deal share one state and
+    its caches and build no playout (OpenSpiel makes an initial state for
+    every tensor's size). ``None`` in both while chance is still drawing the
+    seed bytes. A clone (``__deepcopy__``, what ``State.clone()`` runs)
+    clones the playout and shares the caches, which an action replaces and
+    never changes in place. Pickled (OpenSpiel's serialization) through
     :func:`ttr_core.to_json`.
     """
 
-    __slots__ = ("events", "legal", "map_param", "seed_bytes", "seen", "start_hands", "state")
+    __slots__ = (
+        "events",
+        "frozen",
+        "ids",
+        "map_param",
+        "play",
+        "seed_bytes",
+        "seen",
+        "sorted_ids",
+        "start_hands",
+        "to_move",
+    )
 
     def __init__(
         self,
         map_param: str,
         state: GameState | None,
         seed_bytes: tuple[int, ...] = (),
-        events: tuple[_Event, ...] = (),
+        events: Iterable[_Event] = (),
         start_hands: tuple[tuple[int, ...] | None, ...] = (),
     ) -> None:
         self.map_param = map_param
-        self.state = state
+        self.frozen = state
+        self.play: Playout | None = None
         self.seed_bytes = seed_bytes
-        self.events = events
+        self.events: list[_Event] = list(events)
         self.start_hands = start_hands
-        # Worked out at most once per core, from the state alone (so two threads
-        # working one out at once store the same value): the legal action ids in
-        # the engine's order, and each seat's observation vector.
-        self.legal: tuple[int, ...] | None = None
+        # Worked out at most once per position, from the position alone: the
+        # legal action ids in the engine's order and sorted, and each seat's
+        # observation vector.
+        self.ids: tuple[int, ...] | None = None
+        self.sorted_ids: list[int] | None = None
         self.seen: dict[int, npt.NDArray[np.float32]] = {}
+        #: OpenSpiel's current player: a seat, or chance before the deal, or terminal.
+        self.to_move = _to_move(state)
+
+    @property
+    def dealt(self) -> bool:
+        return self.play is not None or self.frozen is not None
+
+    def snapshot(self) -> GameState:
+        """The frozen state reached (the playout's snapshot: no new object while
+        nothing changed). :class:`ArgumentError` while chance is shuffling."""
+        play = self.play
+        if play is not None:
+            return play.snapshot()
+        state = self.frozen
+        if state is None:
+            raise ArgumentError("the cards are not dealt yet: chance is still shuffling")
+        return state
+
+    def playout(self) -> Playout:
+        """The playout, made from the frozen state at the first action."""
+        play = self.play
+        if play is None:
+            play = self.play = Playout(self.snapshot())
+            self.frozen = None
+        return play
+
+    def is_over(self) -> bool:
+        play = self.play
+        if play is not None:
+            return play.is_over()
+        state = self.frozen
+        return state is not None and state.is_over
 
     def legal_ids(self) -> tuple[int, ...]:
-        """``legal_action_ids`` of the (dealt) state, worked out once."""
-        legal = self.legal
-        if legal is None:
-            legal = self.legal = legal_action_ids(_dealt(self))
-        return legal
+        """The ids of the legal actions, in the engine's order, worked out once."""
+        ids = self.ids
+        if ids is None:
+            play = self.play
+            ids = legal_action_ids(self.snapshot()) if play is None else _ids_of(play)
+            self.ids = ids
+        return ids
+
+    def legal_sorted(self) -> list[int]:
+        """The legal ids, sorted (OpenSpiel's order); the caller must not change the list."""
+        ids = self.sorted_ids
+        if ids is None:
+            ids = self.sorted_ids = sorted(self.legal_ids())
+        return ids
 
     def observation(self, encoder: ObservationEncoder, seat: int) -> npt.NDArray[np.float32]:
         """Seat ``seat``'s observation vector of the (dealt) state, worked out once.
@@ -359,25 +427,64 @@ class _Core:
         vector = self.seen.get(seat)
         if vector is None:
             # encode_state is encode(player_view(state, seat)) without building the view.
-            vector = np.asarray(encoder.encode_state(_dealt(self), seat), dtype=np.float32)
+            vector = np.asarray(encoder.encode_state(self.snapshot(), seat), dtype=np.float32)
             self.seen[seat] = vector
         return vector
 
+    def apply(self, aid: int) -> None:
+        """Play action id ``aid`` (a legal one, else :class:`IllegalAction` and
+        nothing changes) and record it."""
+        ids = self.legal_ids()
+        try:
+            index = ids.index(aid)
+        except ValueError:
+            state = self.snapshot()
+            raise IllegalAction(
+                Reason.UNKNOWN_ACTION,
+                f"action id {aid} is not legal here (legal: {sorted(_legal_by_id(state))})",
+            ) from None
+        play = self.playout()
+        # The engine's own action object at that id's place in the legal list.
+        event = _play(play, aid, play.legal_actions()[index])
+        self.events.append(event)
+        self.ids = self.sorted_ids = None
+        self.seen = {}
+        seat = play.current_player
+        self.to_move = _TERMINAL if seat is None else seat
+
+    def fork(self) -> _Core:
+        """An independent copy: the playout cloned, the record copied, the caches shared."""
+        twin = _Core.__new__(_Core)
+        twin.map_param = self.map_param
+        twin.frozen = self.frozen
+        play = self.play
+        twin.play = None if play is None else play.clone()
+        twin.seed_bytes = self.seed_bytes
+        twin.events = list(self.events)
+        twin.start_hands = self.start_hands
+        twin.ids = self.ids
+        twin.sorted_ids = self.sorted_ids
+        twin.seen = self.seen
+        twin.to_move = self.to_move
+        return twin
+
     @classmethod
-    def dealt(cls, map_param: str, state: GameState, seed_bytes: tuple[int, ...] = ()) -> _Core:
+    def dealt_from(
+        cls, map_param: str, state: GameState, seed_bytes: tuple[int, ...] = ()
+    ) -> _Core:
         return cls(map_param, state, seed_bytes, (), tuple(p.hand.counts for p in state.players))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return self
+        return self.fork()
 
     def __copy__(self) -> _Core:
-        return self
+        return self.fork()
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        text = None if self.state is None else to_json(self.state)
+        text = None if not self.dealt else to_json(self.snapshot())
         return (
             _restore,
-            (text, self.map_param, self.seed_bytes, self.events, self.start_hands),
+            (text, self.map_param, self.seed_bytes, tuple(self.events), self.start_hands),
         )
 
 
@@ -403,12 +510,14 @@ def _load_state(params: Mapping[str, Any], text: str) -> TtrState:
 
 
 class TtrState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state wrapping an immutable :class:`ttr_core.GameState`."""
+    """An OpenSpiel state: a ttr-core game played in place
+    (:class:`ttr_core.Playout`), published as a :class:`ttr_core.GameState`
+    when asked (:attr:`ttr_state`)."""
 
     def __init__(self, game: TtrGame) -> None:
         super().__init__(game)
         if game.seed >= 0:
-            self._core = game._dealt_core()
+            self._core = game._dealt_core().fork()
         else:
             self._core = _Core(game.map_param, None)
 
@@ -418,43 +527,51 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
     def ttr_state(self) -> GameState:
         """The engine's state (a :class:`ttr_core.GameState`; hidden information
         included). :class:`ArgumentError` while chance is still shuffling."""
-        return _dealt(self._core)
+        return self._core.snapshot()
 
     def view(self, player: int) -> PlayerView:
         """What seat ``player`` sees (:func:`ttr_core.player_view`)."""
-        return player_view(_dealt(self._core), player)
+        return player_view(self._core.snapshot(), player)
 
     def final_scores(self) -> FinalScores:
         """The score sheets of the finished game (:func:`ttr_core.final_scores`)."""
-        return final_scores(_dealt(self._core))
+        return final_scores(self._core.snapshot())
 
     # -- OpenSpiel API ----------------------------------------------------------
 
     def current_player(self) -> int:
-        state = self._core.state
-        if state is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if state.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        seat = state.current_player
-        assert seat is not None
-        return seat
+        return self._core.to_move
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: the player to move), sorted:
+        what OpenSpiel's ``State.legal_actions`` gives, answered here directly
+        (the C++ method would call back into Python three times)."""
+        core = self._core
+        to_move = core.to_move
+        if to_move >= 0 and (player is None or player == to_move):
+            return list(core.legal_sorted())
+        # Chance, the end, another seat, a pseudo-player: OpenSpiel's own answer.
+        if player is None:
+            ids: list[int] = super().legal_actions()
+        else:
+            ids = super().legal_actions(player)
+        return ids
 
     def _legal_actions(self, player: int) -> list[int]:
-        state = self._core.state
-        if state is None or state.is_over or player != state.current_player:
+        core = self._core
+        if player != core.to_move or player < 0:
             return []
-        return sorted(self._core.legal_ids())
+        # pybind11 copies the list into C++: the cached list is never handed out.
+        return core.legal_sorted()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._core.state is not None:
+        if self._core.dealt:
             return []
         return _CHANCE
 
     def _apply_action(self, action: int) -> None:
         core = self._core
-        state = core.state
-        if state is None:
+        if not core.dealt:
             byte = int(action)
             if not 0 <= byte < CHANCE_OUTCOMES:
                 raise IllegalAction(
@@ -466,47 +583,33 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
             else:
                 game = self.get_game()
                 dealt = game._new_ttr_state(int.from_bytes(bytes(seed_bytes), "big"))
-                self._core = _Core.dealt(core.map_param, dealt, seed_bytes)
+                self._core = _Core.dealt_from(core.map_param, dealt, seed_bytes)
             return
-        if state.is_over:
+        if core.is_over():
             raise IllegalAction(Reason.GAME_OVER, "the game is over: no action can be applied")
-        legal = core.legal_ids()
-        aid = int(action)
-        # The engine's own action object at that id's place in the legal list.
-        chosen = legal_actions(state)[legal.index(aid)] if aid in legal else None
-        if chosen is None:
-            raise IllegalAction(
-                Reason.UNKNOWN_ACTION,
-                f"action id {action} is not legal here (legal: {sorted(_legal_by_id(state))})",
-            )
-        after = apply(state, chosen)
-        event = _event(state, int(action), chosen, after)
-        self._core = _Core(
-            core.map_param, after, core.seed_bytes, (*core.events, event), core.start_hands
-        )
+        core.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        state = self._core.state
-        if player == pyspiel.PlayerId.CHANCE or state is None:
-            return f"shuffle: seed byte {len(self._core.seed_bytes)} = {action}"
-        return action_text(state, player, int(action))
+        core = self._core
+        if player == pyspiel.PlayerId.CHANCE or not core.dealt:
+            return f"shuffle: seed byte {len(core.seed_bytes)} = {action}"
+        return action_text(core.snapshot(), player, int(action))
 
     def is_terminal(self) -> bool:
-        state = self._core.state
-        return state is not None and state.is_over
+        return self._core.to_move == _TERMINAL
 
     def returns(self) -> list[float]:
-        state = self._core.state
+        core = self._core
         n = self.get_game().num_players()
-        if state is None or not state.is_over:
+        if not core.is_over():
             return [0.0] * n
-        return utilities(final_scores(state).winners, n)
+        return utilities(final_scores(core.snapshot()).winners, n)
 
     def __str__(self) -> str:
         core = self._core
-        if core.state is None:
+        if not core.dealt:
             return f"shuffling: seed bytes {list(core.seed_bytes)}"
-        return state_text(core.state)
+        return state_text(core.snapshot())
 
     # -- information-set sampling (ISMCTS) --------------------------------------
 
@@ -519,16 +622,16 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
         are masked in it.
         """
         core = self._core
-        if core.state is None:
+        if not core.dealt:
             return self.__deepcopy__({})  # nothing dealt yet: nothing is hidden
         sampled: TtrState = self.get_game().new_initial_state()
         seed = int(float(sampler()) * 2**53)
-        state = determinize(player_view(core.state, player), seed)
+        state = determinize(player_view(core.snapshot(), player), seed)
         sampled._core = _Core(
             core.map_param,
             state,
             (),
-            tuple(_mask(event, player) for event in core.events),
+            [_mask(event, player) for event in core.events],
             tuple(h if seat == player else None for seat, h in enumerate(core.start_hands)),
         )
         return sampled
@@ -546,12 +649,31 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
 
 
 _CHANCE = [(byte, 1.0 / CHANCE_OUTCOMES) for byte in range(CHANCE_OUTCOMES)]
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE_PLAYER = int(pyspiel.PlayerId.CHANCE)
 
 
-def _dealt(core: _Core) -> GameState:
-    if core.state is None:
-        raise ArgumentError("the cards are not dealt yet: chance is still shuffling")
-    return core.state
+def _to_move(state: GameState | None) -> int:
+    """OpenSpiel's current player of ``state`` (``None``: chance still shuffling)."""
+    if state is None:
+        return int(pyspiel.PlayerId.CHANCE)
+    seat = state.current_player
+    return _TERMINAL if seat is None else seat
+
+
+def _ids_of(play: Playout) -> tuple[int, ...]:
+    """``legal_action_ids`` of the playout's position, from its own action objects
+    (a ticket choice or a variant action, which the space does not hold, by
+    :func:`action_id` on the snapshot)."""
+    legal = play.legal_actions()
+    ids = tuple(map(rules_space(play._work.rules)._by_object.get, map(id, legal)))
+    if None in ids:
+        state = play.snapshot()
+        return tuple(
+            action_id(state, action) if aid is None else aid
+            for aid, action in zip(ids, legal, strict=True)
+        )
+    return ids  # type: ignore[return-value]
 
 
 def _legal_by_id(state: GameState) -> dict[int, Action]:
@@ -563,35 +685,53 @@ def _mask(event: _Event, viewer: int) -> _Event:
     return event if seat == viewer else (seat, aid, kind, public, None, display)
 
 
-def _event(before: GameState, aid: int, action: Action, after: GameState) -> _Event:
-    board = before.board
+def _play(play: Playout, aid: int, action: Action) -> _Event:
+    """Apply ``action`` (one of the playout's listed objects) and return its record.
+
+    What the record needs from before and after the action is read from the
+    playout's working state (the display, the seat's hand, the offer pending),
+    so no frozen state is made for it.
+    """
+    work = play._work  # read only: the kernel's working state
     seat = action.player
-    names = board.card_names
-    changed = (
-        None
-        if after.display == before.display
-        else tuple(None if c is None else names[c] for c in after.display)
-    )
-    if isinstance(action, DrawBlind):
-        old = before.players[seat].hand.counts
-        new = after.players[seat].hand.counts
-        drawn = [names[c] for c, (a, b) in enumerate(zip(old, new, strict=True)) if b > a]
-        return (seat, aid, "blind", None, drawn[0] if drawn else None, changed)
-    if isinstance(action, DrawFaceUp):
-        card = before.display[action.slot]
-        return (seat, aid, "face_up", None if card is None else names[card], None, changed)
-    if isinstance(action, DrawTickets):
-        pending = after.pending
-        offered = pending.offered if pending is not None and pending.player == seat else ()
-        return (seat, aid, "tickets", len(offered), tuple(offered), changed)
-    if isinstance(action, KeepTickets):
-        pending = before.pending
+    names = work.board.card_names
+    kind = type(action)
+    display = tuple(work.display)
+    public: Any = None
+    private: Any = None
+    if kind is DrawBlind:
+        old = tuple(work.counts(seat))
+    elif kind is DrawFaceUp:
+        assert isinstance(action, DrawFaceUp)
+        card = display[action.slot]
+        public = None if card is None else names[card]
+    elif kind is KeepTickets:
+        assert isinstance(action, KeepTickets)
+        pending = work.pending
         offered = pending.offered if pending is not None else ()
         kept = tuple(sorted(action.tickets))
-        return (seat, aid, "keep", len(kept), (tuple(offered), kept), changed)
-    if isinstance(action, ClaimRoute):
+        public, private = len(kept), (tuple(offered), kept)
+    play.apply(action)
+    work = play._work
+    after = work.display
+    changed = (
+        None if tuple(after) == display else tuple(None if c is None else names[c] for c in after)
+    )
+    if kind is DrawBlind:
+        new = work.counts(seat)
+        drawn = [names[c] for c, (a, b) in enumerate(zip(old, new, strict=True)) if b > a]
+        return (seat, aid, "blind", None, drawn[0] if drawn else None, changed)
+    if kind is DrawFaceUp:
+        return (seat, aid, "face_up", public, None, changed)
+    if kind is DrawTickets:
+        pending = work.pending
+        offered = pending.offered if pending is not None and pending.player == seat else ()
+        return (seat, aid, "tickets", len(offered), tuple(offered), changed)
+    if kind is KeepTickets:
+        return (seat, aid, "keep", public, private, changed)
+    if kind is ClaimRoute:
         return (seat, aid, "claim", None, None, changed)
-    if isinstance(action, Pass):
+    if kind is Pass:
         return (seat, aid, "pass", None, None, changed)
     # A variant action: what it was is told only to its seat (_event_text).
     return (seat, aid, "variant", None, None, changed)
@@ -782,7 +922,7 @@ def _event_text(space: ActionSpace, event: _Event, viewer: int) -> str:
 def information_text(core: _Core, viewer: int) -> str:
     """The information state string: the seat's view now, its starting hand
     and every action so far as the seat saw it."""
-    state = _dealt(core)
+    state = core.snapshot()
     board = state.board
     space = rules_space(state.rules)
     lines = [view_text(player_view(state, viewer)), "history:"]
@@ -797,23 +937,80 @@ def information_text(core: _Core, viewer: int) -> str:
 # ---------------------------------------------------------------------------
 
 _HISTORY_COUNTS = ("blind", "tickets", "kept", "claims", "passes")
+#: The kinds of the record's actions, in the order of ``record[i].kind``.
+_KINDS = ("blind", "face_up", "tickets", "keep", "claim", "pass", "variant")
+_KIND_INDEX = {kind: i for i, kind in enumerate(_KINDS)}
+_TERMINATIONS = tuple(Termination)
+
+
+class _Recall:
+    """The layout of the information state's history part for (board, players):
+    the summary counts, the starting hand, one fixed-width row per action of
+    the record (``max_game_length`` rows) and the view's order facts."""
+
+    def __init__(self, board: Board, players: int) -> None:
+        self.players = players
+        self.names = board.card_names
+        self.kinds = len(board.card_names)
+        self.index = {name: i for i, name in enumerate(board.card_names)}
+        self.display = board.rules.display_size
+        self.offer = _core_space(board, players).keep_bits
+        self.tickets = len(board.tickets)
+        self.routes = len(board.routes)
+        self.rows = _max_game_length(board, players)
+        self.width = 5 + self.offer + self.display
+        self.summary = players * (len(_HISTORY_COUNTS) + self.kinds) + self.kinds
+        self.start = self.summary
+        self.record = self.start + 1 + self.kinds
+        self.view = self.record + self.rows * self.width
+        self.size = self.view + self.display + 3 * self.tickets + self.routes + 1
+
+    def feature_names(self) -> tuple[str, ...]:
+        names: list[str] = []
+        for k in range(self.players):
+            names += [f"history.seat[+{k}].{what}" for what in _HISTORY_COUNTS]
+            names += [f"history.seat[+{k}].face_up[{card}]" for card in self.names]
+        names += [f"history.my_blind[{card}]" for card in self.names]
+        names.append("history.start_hand.known")
+        names += [f"history.start_hand[{card}]" for card in self.names]
+        row = ["seat", "kind", "value", "keep_mask"]
+        row += [f"offered[{j}]" for j in range(self.offer)]
+        row.append("display_changed")
+        row += [f"display[{s}]" for s in range(self.display)]
+        for i in range(self.rows):
+            names += [f"history.record[{i}].{what}" for what in row]
+        names += [f"history.view.display[{s}]" for s in range(self.display)]
+        for what in ("my_ticket_order", "offered_order", "ticket_discard_order"):
+            names += [f"history.view.{what}[{t}]" for t in range(self.tickets)]
+        names += [f"history.view.route_order[{r}]" for r in range(self.routes)]
+        names.append("history.view.termination")
+        assert len(names) == self.size
+        return tuple(names)
+
+
+def _core_space(board: Board, players: int) -> ActionSpace:
+    return rules_space(game_rules(board, players, (), {}))
 
 
 def history_features(board: Board, players: int) -> tuple[str, ...]:
-    """Names of the features the information state adds to the observation:
-    per seat, relative to the viewer, counts of what it did (draws blind,
-    ticket draws, tickets kept, claims, passes, cards taken face up by
-    kind), then the cards the viewer itself drew blind, by kind."""
-    names: list[str] = []
-    for k in range(players):
-        names += [f"history.seat[+{k}].{what}" for what in _HISTORY_COUNTS]
-        names += [f"history.seat[+{k}].face_up[{card}]" for card in board.card_names]
-    names += [f"history.my_blind[{card}]" for card in board.card_names]
-    return tuple(names)
+    """Names of the features the information state adds to the observation.
+
+    First a summary: per seat, relative to the viewer, counts of what it did
+    (draws blind, ticket draws, tickets kept, claims, passes, cards taken face
+    up by kind), then the cards the viewer itself drew blind, by kind. Then
+    the perfect-recall part: the viewer's starting hand; one row per action
+    of the record as the viewer saw it (``max_game_length`` rows: who acted,
+    what kind of action, the card or count or action id it showed, the
+    viewer's own offers and keeps, the display after it when it changed);
+    and what the view shows in an order the observation does not keep (the
+    display slot by slot, the order of the viewer's tickets, of its offer,
+    of the ticket discard and of each owner's routes, how the game ended).
+    ``docs/openspiel.md`` gives the encoding."""
+    return _Recall(board, players).feature_names()
 
 
 def _history_vector(core: _Core, viewer: int, out: Any) -> None:
-    state = _dealt(core)
+    state = core.snapshot()
     board = state.board
     n = state.num_players
     kinds = len(board.card_names)
@@ -842,6 +1039,95 @@ def _history_vector(core: _Core, viewer: int, out: Any) -> None:
             out[base + len(_HISTORY_COUNTS) + index[public]] += 1 / cards
 
 
+def _recall_vector(layout: _Recall, core: _Core, viewer: int, out: Any) -> None:
+    """The history part of seat ``viewer``'s information state tensor, into ``out``.
+
+    Everything written is what the information state string says, in
+    numbers, each a one-to-one code of what it stands for (an index ``i`` of
+    ``m`` possible values is ``(i + 1) / (m + 1)``, 0 for nothing): so two
+    records the seat can tell apart differ somewhere, and a fact hidden from
+    the seat (another seat's blind card, offer and keep) is never read.
+    """
+    state = core.snapshot()
+    space = rules_space(state.rules)
+    events = core.events
+    if len(events) > layout.rows:
+        raise ArgumentError(
+            f"the game has {len(events)} actions, more than max_game_length ({layout.rows}) "
+            "rows of the information state tensor"
+        )
+    _history_vector(core, viewer, out[: layout.summary])
+    out[layout.summary :] = 0.0
+    n = layout.players
+    kinds = layout.kinds
+    index = layout.index
+    card_scale = kinds + 1.0
+    start = core.start_hands[viewer] if viewer < len(core.start_hands) else None
+    if start is not None:
+        cards = float(state.board.total_cards or 1)
+        out[layout.start] = 1.0
+        out[layout.start + 1 : layout.start + 1 + kinds] = np.asarray(start) / cards
+    offer = layout.offer
+    ticket_scale = layout.tickets + 1.0
+    id_scale = space.size + 1.0
+    mask_scale = float(2**offer + 1)
+    variants = {name: i for i, (name, _, _) in enumerate(space.variant_ranges)}
+    changed_at = 4 + offer
+    rows = out[layout.record : layout.view].reshape(layout.rows, layout.width)
+    for row, (seat, aid, kind, public, private, display) in zip(rows, events, strict=False):
+        mine = seat == viewer
+        row[0] = ((seat - viewer) % n + 1) / n
+        row[1] = (_KIND_INDEX[kind] + 1) / len(_KINDS)
+        if kind == "blind":
+            if mine and private is not None:
+                row[2] = (index[private] + 1) / card_scale
+        elif kind == "face_up":
+            if public is not None:
+                row[2] = (index[public] + 1) / card_scale
+        elif kind == "tickets" or kind == "keep":
+            row[2] = (public + 1) / (offer + 2)
+            if mine and private is not None:
+                offered = private if kind == "tickets" else private[0]
+                if len(offered) > offer:
+                    raise ArgumentError(f"an offer of {len(offered)} tickets: at most {offer}")
+                for j, ticket in enumerate(offered):
+                    row[4 + j] = (ticket + 1) / ticket_scale
+                if kind == "keep":
+                    mask = sum(1 << offered.index(t) for t in private[1])
+                    row[3] = (mask + 1) / mask_scale
+        elif kind == "claim":
+            row[2] = (aid + 1) / id_scale
+        elif kind == "variant":
+            if mine:
+                row[2] = (aid + 1) / id_scale
+            else:  # only which variant: its fields may be the acting seat's own business
+                row[3] = (variants.get(str(space.template(aid)[1]), -1) + 2) / (len(variants) + 2)
+        if display is not None:
+            row[changed_at] = 1.0
+            for slot, card in enumerate(display, changed_at + 1):
+                if card is not None:
+                    row[slot] = (index[card] + 1) / card_scale
+    # What the view shows in an order the observation vector does not keep.
+    view = player_view(state, viewer)
+    at = layout.view
+    for slot, name in enumerate(view.display):
+        if name is not None:
+            out[at + slot] = (index[name] + 1) / card_scale
+    at += layout.display
+    for listed in (view.tickets, view.offered, view.ticket_discard):
+        for place, ticket in enumerate(listed, 1):
+            out[at + ticket] = place / ticket_scale
+        at += layout.tickets
+    route_scale = layout.routes + 1.0
+    for owned in (*(seat.routes for seat in view.seats), *(o.routes for o in view.others)):
+        for place, route in enumerate(owned, 1):
+            out[at + route] = place / route_scale
+    at += layout.routes
+    if view.termination is not None:
+        ended = _TERMINATIONS.index(Termination(view.termination))
+        out[at] = (ended + 1) / (len(_TERMINATIONS) + 1)
+
+
 class _Observer:
     """An OpenSpiel py-observer: the seat's view encoded (and, for the
     information state, the record of play summed up and spelled out)."""
@@ -849,7 +1135,8 @@ class _Observer:
     def __init__(self, game: TtrGame, perfect_recall: bool) -> None:
         self.encoder = game.encoder
         self.perfect_recall = perfect_recall
-        extra = len(history_features(game.board, game.players)) if perfect_recall else 0
+        self.recall = game.recall
+        extra = self.recall.size if perfect_recall else 0
         size = self.encoder.size
         self.tensor = np.zeros(size + extra, np.float32)
         self.dict = {"observation": self.tensor[:size]}
@@ -858,20 +1145,20 @@ class _Observer:
 
     def set_from(self, state: TtrState, player: int) -> None:
         core = state._core
-        if core.state is None:
+        if not core.dealt:
             self.tensor.fill(0.0)  # nothing dealt, nothing seen
             return
         self.dict["observation"][:] = core.observation(self.encoder, player)
         if self.perfect_recall:
-            _history_vector(core, player, self.dict["history"])
+            _recall_vector(self.recall, core, player, self.dict["history"])
 
     def string_from(self, state: TtrState, player: int) -> str:
         core = state._core
-        if core.state is None:
+        if not core.dealt:
             return f"seat {player}: the cards are being shuffled"
         if self.perfect_recall:
             return information_text(core, player)
-        return view_text(player_view(core.state, player))
+        return view_text(player_view(core.snapshot(), player))
 
 
 pyspiel.register_game(GAME_TYPE, TtrGame)

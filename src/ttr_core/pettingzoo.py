@@ -58,13 +58,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "(pip install 'ttr-core[pettingzoo]' once it is on the package index)"
     ) from exc
 
-from .action_ids import action_from_id, check_all_numbered, legal_action_ids, rules_space
+from .action_ids import action_from_id, action_id, check_all_numbered, rules_space
 from .actions import Action
 from .board import Board
 from .engine import apply, new_game
 from .errors import ArgumentError, IllegalAction, Reason, show, what
 from .narrate import other_claims, predicate
 from .observation import observation_encoder
+from .playout import Playout
 from .scoring import FinalScores, final_scores
 from .state import GameState
 
@@ -110,7 +111,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
     :class:`GameConfigError`) naming the variant.
 
     ``game`` is the current :class:`~ttr_core.GameState` (``None`` before the
-    first :meth:`reset`).
+    first :meth:`reset`). The game is played in place by a
+    :class:`~ttr_core.Playout`; ``game`` is its snapshot, made when read (or
+    when an observation needs it), the same object while nothing changed.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
@@ -165,10 +168,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self.action_spaces = {
             agent: gymnasium.spaces.Discrete(self.space.size) for agent in self.possible_agents
         }
-        self.game: GameState | None = None
+        self._play: Playout | None = None
         self._seeder: random.Random | None = None
         self._last_move: tuple[GameState, Action, GameState] | None = None
         self._cache: dict[str, Observation] = {}
+        # The legal ids of the position, in the playout's order (None: not worked out).
+        self._ids: tuple[int, ...] | None = None
+        self._by_object = self.space._by_object
+
+    @property
+    def game(self) -> GameState | None:
+        """The game's current state (``None`` before the first :meth:`reset`)."""
+        play = self._play
+        return None if play is None else play.snapshot()
 
     # -- spaces ---------------------------------------------------------------
 
@@ -252,22 +264,35 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
                 )
             self._was_dead_step(action)
             return
-        state = self._state()
+        play = self._playout()
         aid = _action_id(action, agent)
-        try:
-            chosen = action_from_id(state, aid)
-            after = apply(state, chosen)
-        except IllegalAction as exc:
-            raise IllegalAction(
-                exc.reason, f"{agent} cannot take action id {aid}: {exc.message}"
-            ) from exc
-        # The line render() shows, worked out only if it is asked for.
-        self._last_move = (state, chosen, after)
+        ids = self._legal_ids()
+        if aid in ids:
+            # The engine's own action object at that id's place in the legal list.
+            chosen = play.legal_actions()[ids.index(aid)]
+            before = self.game if self.render_mode is not None else None
+            play.apply(chosen)
+        else:
+            # Refused as the pure API refuses it (the same errors), or, for an
+            # action it takes that the list names by another object, played by it.
+            state = play.snapshot()
+            try:
+                chosen = action_from_id(state, aid)
+                after = apply(state, chosen)
+            except IllegalAction as exc:
+                raise IllegalAction(
+                    exc.reason, f"{agent} cannot take action id {aid}: {exc.message}"
+                ) from exc
+            before = state
+            play = self._play = Playout(after)
+        # The line render() shows, worked out only if it is asked for (and only
+        # with a render mode: otherwise no frozen state is made for it).
+        self._last_move = None if before is None else (before, chosen, play.snapshot())
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._set(after)
-        if after.is_over:
-            self._finish(final_scores(after))
+        self._moved()
+        if play.is_over():
+            self._finish(play.scores())
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> Observation:
@@ -280,14 +305,34 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         return {key: array.copy() for key, array in cached.items()}
 
     def _encode(self, agent: str) -> Observation:
-        state = self._state()
+        play = self._playout()
         seat = self._seats[agent]
         # encode_state is encode(player_view(state, seat)) without building the view.
-        vector = np.asarray(self.encoder.encode_state(state, seat), dtype=np.float32)
+        vector = np.asarray(self.encoder.encode_state(play.snapshot(), seat), dtype=np.float32)
         mask = np.zeros(self.space.size, dtype=np.int8)
-        if state.current_player == seat:
-            mask[list(legal_action_ids(state))] = 1
+        if play.current_player == seat:
+            mask[list(self._legal_ids())] = 1
         return {"observation": vector, "action_mask": mask}
+
+    def _legal_ids(self) -> tuple[int, ...]:
+        """The ids of the playout's legal actions, in its order (``legal_action_ids``)."""
+        known = self._ids
+        if known is not None:
+            return known
+        play = self._playout()
+        legal = play.legal_actions()
+        found: tuple[int | None, ...] = tuple(map(self._by_object.get, map(id, legal)))
+        if None in found:
+            # A ticket choice or a variant action: not one of the space's objects.
+            state = play.snapshot()
+            ids: tuple[int, ...] = tuple(
+                action_id(state, chosen) if aid is None else aid
+                for aid, chosen in zip(found, legal, strict=True)
+            )
+        else:
+            ids = found  # type: ignore[assignment]  # no None in it
+        self._ids = ids
+        return ids
 
     def render(self) -> str | None:
         """The game as text for ``render_mode="ansi"``: what every player may see.
@@ -316,16 +361,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
             )
         return agent
 
-    def _state(self) -> GameState:
-        if self.game is None:
+    def _playout(self) -> Playout:
+        play = self._play
+        if play is None:
             raise ArgumentError("the environment has no game yet: call reset() first")
-        return self.game
+        return play
 
-    def _set(self, state: GameState) -> None:
-        self.game = state
+    def _state(self) -> GameState:
+        return self._playout().snapshot()
+
+    def _moved(self) -> None:
+        """Forget what was worked out of the last position; select the seat to decide."""
         self._cache.clear()
-        if state.current_player is not None:
-            self.agent_selection = self.possible_agents[state.current_player]
+        self._ids = None
+        seat = self._playout().current_player
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
 
     def _start(self, state: GameState) -> None:
         self.agents = self.possible_agents[:]
@@ -337,7 +388,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._skip_agent_selection = None
         self._last_move = None
         self.agent_selection = self.agents[0]
-        self._set(state)
+        self._play = Playout(state)
+        self._moved()
         if state.is_over:
             self._finish(final_scores(state))
             self._accumulate_rewards()
