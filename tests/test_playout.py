@@ -11,6 +11,7 @@ import os
 import random
 import sys
 import threading
+import types
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -277,7 +278,12 @@ def test_the_kits_playout_invariant_holds_and_can_fail(monkeypatch: pytest.Monke
             rules.draw_cards(work, action.player, 1)  # type: ignore[arg-type]
         rules.draw_blind(work, action.player, kind == "second_card")  # type: ignore[arg-type]
 
-    monkeypatch.setitem(playout_module._CORE_ACTIONS, ttr_core.DrawBlind, draws_twice)
+    from ttr_core.kernel import rules as kernel_rules
+
+    # Only the playout's path is broken: the pure API carries actions out with
+    # the kernel's own table.
+    broken = types.SimpleNamespace(CARRY={**kernel_rules.CARRY, ttr_core.DrawBlind: draws_twice})
+    monkeypatch.setattr(playout_module, "kernel", broken)
     found = check_game(play, chosen)
     assert [v.invariant for v in found] == ["playout_agrees"]
     assert "reaches another state" in found[0].message

@@ -364,8 +364,19 @@ def apply(
             Reason.NOT_YOUR_TURN,
             f"it is seat {pending.player}'s decision, not seat {show(player)}'s",
         )
-    handler = _HANDLERS.get(type(action))
     rules = state.rules
+    cache = state._legal_cache
+    if cache is not None and pending.kind in _CORE_KINDS and not rules.extra_actions:
+        carry = kernel.CARRY.get(type(action))
+        # One of the core's objects listed for this state (what play applies:
+        # one identity scan, in C) passes every check, vetoes included: it was
+        # listed for that. The kernel carries it out at once.
+        if carry is not None and any(map(operator.is_, cache, itertools.repeat(action))):
+            work = Work(state)
+            carry(work, action, pending.kind == _SECOND)
+            new = work.published(going_on=False)
+            return new if new.ply == state.ply + 1 else _counted(new, state)
+    handler = _HANDLERS.get(type(action))
     if handler is None:
         if rules.apply_action:
             result = rules.run_apply_action(state, action)
@@ -550,7 +561,7 @@ def _apply_draw_blind(state: GameState, action: Action) -> GameState:
         raise _wrong_phase(state, action)
     work = Work(state)
     kernel.draw_blind(work, action.player, kind == _SECOND)
-    return work.publish()
+    return work.publish(going_on=False)
 
 
 def known_plus(known: tuple[int, ...], card: int, kinds: int) -> tuple[int, ...]:
@@ -576,7 +587,7 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
         )
     work = Work(state)
     kernel.draw_face_up(work, action.player, slot, kind == _SECOND)
-    return work.publish()
+    return work.publish(going_on=False)
 
 
 def face_up_card(state: GameState, slot: object) -> int:
@@ -699,7 +710,7 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
         raise error
     work = Work(state)
     kernel.claim(work, action)
-    return work.published()
+    return work.published(going_on=False)
 
 
 def claim_payment(state: GameState, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
@@ -717,7 +728,7 @@ def claim_for(
     """
     work = Work(state)
     kernel.claim_for(work, owner, route_id, paid)
-    return work.published()
+    return work.published(going_on=False)
 
 
 def ticket_draw(
@@ -756,7 +767,7 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
         raise _wrong_phase(state, action)
     work = Work(state)
     kernel.draw_tickets(work, action.player)
-    return work.publish()
+    return work.publish(going_on=False)
 
 
 def _apply_keep(state: GameState, action: Action) -> GameState:
@@ -784,7 +795,7 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
         )
     work = Work(state)
     kernel.keep_tickets(work, action.player, chosen)
-    return work.publish()
+    return work.publish(going_on=False)
 
 
 def _apply_pass(state: GameState, action: Action) -> GameState:
@@ -799,7 +810,7 @@ def _finish_turn(state: GameState, passed: bool = False) -> GameState:
     """End the current seat's turn: final-round and stalemate bookkeeping, next seat."""
     work = Work(state)
     kernel.finish_turn(work, passed)
-    return work.published()
+    return work.published(going_on=False)
 
 
 _HANDLERS = {

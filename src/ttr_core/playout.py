@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from itertools import repeat
 from typing import Any
 
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from .actions import Action
 from .board import Board
 from .engine import apply, legal_actions, new_game
 from .errors import ArgumentError, PluginError
@@ -50,7 +50,7 @@ class Playout:
     ordinary frozen states, safe anywhere.
     """
 
-    __slots__ = ("_both", "_broken", "_fast_legal", "_legal", "_work")
+    __slots__ = ("_both", "_broken", "_fast_apply", "_fast_legal", "_legal", "_work")
 
     def __init__(self, state: GameState) -> None:
         check_state(state)
@@ -64,6 +64,9 @@ class Playout:
         # veto or add actions lists them through the pure API, on a snapshot.
         self._fast_legal = not (rules.filter or rules.veto or rules.extra_actions)
         self._both = rules.both_pair_routes_usable
+        # A listed core action goes to the kernel, unless a variant adds actions
+        # of its own (which may be of a core type): then the pure API checks it.
+        self._fast_apply = not rules.extra_actions
 
     @classmethod
     def new(
@@ -192,12 +195,13 @@ class Playout:
         if legal is None:
             legal = self.legal_actions()
         pending = work.pending
-        carry = _CORE_ACTIONS.get(type(action))
+        carry = kernel.CARRY.get(type(action))
         # One of the listed objects (what a search or a bot applies: one identity
         # scan, in C) of a core decision goes to the kernel; anything else is
         # checked and carried out by the pure API, on a snapshot.
         if (
             carry is None
+            or not self._fast_apply
             or pending is None
             or pending.kind not in _CORE_KINDS
             or not any(map(operator.is_, legal, repeat(action)))
@@ -221,39 +225,4 @@ class Playout:
         work.load(new)
 
 
-# The kernel's transition for each core action: (work, checked action, second card?).
-
-
-def _draw_blind(work: Work, action: Action, second: bool) -> None:
-    kernel.draw_blind(work, action.player, second)
-
-
-def _draw_face_up(work: Work, action: Action, second: bool) -> None:
-    kernel.draw_face_up(work, action.player, action.slot, second)  # type: ignore[attr-defined]
-
-
-def _claim(work: Work, action: Action, second: bool) -> None:
-    kernel.claim(work, action)  # type: ignore[arg-type]
-
-
-def _draw_tickets(work: Work, action: Action, second: bool) -> None:
-    kernel.draw_tickets(work, action.player)
-
-
-def _keep(work: Work, action: Action, second: bool) -> None:
-    kernel.keep_tickets(work, action.player, action.tickets)  # type: ignore[attr-defined]
-
-
-def _pass(work: Work, action: Action, second: bool) -> None:
-    kernel.finish_turn(work, passed=True)
-
-
-_CORE_ACTIONS: dict[type[Action], Callable[[Work, Action, bool], None]] = {
-    DrawBlind: _draw_blind,
-    DrawFaceUp: _draw_face_up,
-    ClaimRoute: _claim,
-    DrawTickets: _draw_tickets,
-    KeepTickets: _keep,
-    Pass: _pass,
-}
 _CORE_KINDS = frozenset(PendingKind)

@@ -13,9 +13,9 @@ hook and goes on from the state the hook returns (:meth:`Work.run_hook`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from ..actions import ClaimRoute
+from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from ..board import Board
 from ..errors import IllegalAction, Reason
 from ..state import Pending, PendingKind, Termination
@@ -305,3 +305,46 @@ def finish_turn(work: Work, passed: bool) -> None:
             work.run_hook(rules.run_between_turns)
     elif rules.game_over:
         work.run_hook(rules.run_game_over)
+
+
+# ---------------------------------------------------------------------------
+# A listed action, carried out
+# ---------------------------------------------------------------------------
+# An action that is one of the objects the legal actions listed needs none of
+# the checks (it was listed because it passes them): the pure API and the
+# playout both send it here, by its type: (work, action, second card?).
+
+
+def _draw_blind(work: Work, action: Action, second: bool) -> None:
+    draw_blind(work, action.player, second)
+
+
+def _draw_face_up(work: Work, action: Action, second: bool) -> None:
+    draw_face_up(work, action.player, action.slot, second)  # type: ignore[attr-defined]
+
+
+def _claim(work: Work, action: Action, second: bool) -> None:
+    claim(work, action)  # type: ignore[arg-type]
+
+
+def _draw_tickets(work: Work, action: Action, second: bool) -> None:
+    draw_tickets(work, action.player)
+
+
+def _keep(work: Work, action: Action, second: bool) -> None:
+    keep_tickets(work, action.player, action.tickets)  # type: ignore[attr-defined]
+
+
+def _pass(work: Work, action: Action, second: bool) -> None:
+    finish_turn(work, passed=True)
+
+
+#: The kernel's transition for each core action type.
+CARRY: dict[type[Action], Callable[[Work, Action, bool], None]] = {
+    DrawBlind: _draw_blind,
+    DrawFaceUp: _draw_face_up,
+    ClaimRoute: _claim,
+    DrawTickets: _draw_tickets,
+    KeepTickets: _keep,
+    Pass: _pass,
+}

@@ -268,12 +268,14 @@ class Work:
 
     # -- publishing ---------------------------------------------------------
 
-    def publish(self) -> GameState:
+    def publish(self, going_on: bool = True) -> GameState:
         """The working state as a frozen ``GameState``, sharing every part that did
         not change with the state loaded (or published) last.
 
         The work goes on from the published state: its lists become that
-        state's tuples, and are copied again at the next write.
+        state's tuples, and are copied again at the next write. Not
+        ``going_on``: the work is done with (``apply``'s last step), and is
+        left as it is.
         """
         base = self.base
         players = self.players
@@ -326,6 +328,8 @@ class Work:
             self.forfeit,
             self.boxed_tickets,
         )
+        if not going_on:
+            return state
         self.base = state
         self.players = players
         self.deck = deck
@@ -338,10 +342,10 @@ class Work:
         self.fresh = True
         return state
 
-    def published(self) -> GameState:
+    def published(self, going_on: bool = True) -> GameState:
         """The working state, frozen: the state loaded or published last if nothing
         was written since (the same object, its cached legal actions kept)."""
-        return self.base if self.fresh else self.publish()
+        return self.base if self.fresh else self.publish(going_on)
 
     def run_hook(self, hook: Any, *args: Any) -> None:
         """Run a plugin hook on the published state and go on from what it returns."""
