@@ -38,16 +38,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from sidebyside import ROOT, old_tree, tree_env
 
 import ttr_core
 
@@ -135,14 +135,12 @@ RUNNERS = {
     "openspiel": openspiel_steps,
     "openspiel-obs": openspiel_observed_steps,
 }
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _one_run(tree: Path, adapter: str, config: str, games: int) -> float | None:
     """Steps per second of one run by the code in ``tree`` (a fresh process), or
     ``None`` if that version cannot run it."""
-    paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
+    env = tree_env(tree)
     command = [sys.executable, __file__, "--json", "--repeat", "1", "--games", str(games)]
     done = subprocess.run(
         [*command, "--adapter", adapter, "--config", config],
@@ -161,44 +159,29 @@ def against(
     revision: str, adapters: Sequence[str], configs: Sequence[str], games: int, repeat: int
 ) -> None:
     """Print old and new rates, interleaved run by run, and their ratio."""
-    with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "-q", str(old), revision], cwd=ROOT, check=True
+    with old_tree(revision) as old:
+        print(f"old: {revision}, new: the working tree of {ROOT}")
+        print(
+            f"{'adapter':<14} {'config':<16} {'old steps/s':>12} {'new steps/s':>12} {'new/old':>8}"
         )
-        if (old / "plugins" / "ttr_plugins").is_dir():
-            # Before the plugins' package was renamed ttr_core_plugins (see bench_playouts.py).
-            alias = old / "plugins-alias"
-            alias.mkdir()
-            (alias / "ttr_core_plugins").symlink_to(old / "plugins" / "ttr_plugins")
-        try:
-            print(f"old: {revision}, new: the working tree of {ROOT}")
-            print(
-                f"{'adapter':<14} {'config':<16} {'old steps/s':>12} {'new steps/s':>12} "
-                f"{'new/old':>8}"
-            )
-            for adapter in adapters:
-                for config in configs:
-                    olds: list[float] = []
-                    news: list[float] = []
-                    for _ in range(repeat):
-                        for tree, rates in ((old, olds), (ROOT, news)):
-                            rate = _one_run(tree, adapter, config, games)
-                            if rate is not None:
-                                rates.append(rate)
-                    if not olds or not news:
-                        side = "old" if not olds else "new"
-                        print(f"{adapter:<14} {config:<16} the {side} version cannot run it")
-                        continue
-                    best_old, best_new = max(olds), max(news)
-                    print(
-                        f"{adapter:<14} {config:<16} {best_old:>12.0f} {best_new:>12.0f} "
-                        f"{best_new / best_old:>7.2f}x"
-                    )
-        finally:
-            subprocess.run(
-                ["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False
-            )
+        for adapter in adapters:
+            for config in configs:
+                olds: list[float] = []
+                news: list[float] = []
+                for _ in range(repeat):
+                    for tree, rates in ((old, olds), (ROOT, news)):
+                        rate = _one_run(tree, adapter, config, games)
+                        if rate is not None:
+                            rates.append(rate)
+                if not olds or not news:
+                    side = "old" if not olds else "new"
+                    print(f"{adapter:<14} {config:<16} the {side} version cannot run it")
+                    continue
+                best_old, best_new = max(olds), max(news)
+                print(
+                    f"{adapter:<14} {config:<16} {best_old:>12.0f} {best_new:>12.0f} "
+                    f"{best_new / best_old:>7.2f}x"
+                )
 
 
 def main(argv: list[str] | None = None) -> int:

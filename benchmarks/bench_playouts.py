@@ -42,15 +42,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from sidebyside import ROOT, old_tree, tree_env
 
 import ttr_core
 
@@ -146,15 +146,11 @@ def playouts(
     return time.perf_counter() - start, actions
 
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
 def _one_run(tree: Path, config: str, games: int, in_place: bool = False) -> float | None:
     """Games per second of one run of ``config`` by the code in ``tree`` (a fresh
     process; ``in_place``: through the playout object), or ``None`` if that
     version cannot play it."""
-    paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
+    env = tree_env(tree)
     command = [sys.executable, __file__, "--json", "--repeat", "1", "--games", str(games)]
     if in_place:
         command.append("--playout")
@@ -172,41 +168,24 @@ def against(
 ) -> None:
     """Print old and new rates, interleaved run by run, and their ratio (``in_place``:
     the new version plays through the playout object, the old one its pure API)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "-q", str(old), revision], cwd=ROOT, check=True
-        )
-        if (old / "plugins" / "ttr_plugins").is_dir():
-            # Before the plugins' package was renamed ttr_core_plugins: the installed
-            # entry points name the new package, so it is given the old one's modules.
-            alias = old / "plugins-alias"
-            alias.mkdir()
-            (alias / "ttr_core_plugins").symlink_to(old / "plugins" / "ttr_plugins")
-        try:
-            how = " through ttr_core.Playout" if in_place else ""
-            print(f"old: {revision}, new: the working tree of {ROOT}{how}")
-            print(f"{'config':<25} {'old games/s':>12} {'new games/s':>12} {'new/old':>8}")
-            for config in configs:
-                olds: list[float] = []
-                news: list[float] = []
-                for _ in range(repeat):
-                    for tree, rates in ((old, olds), (ROOT, news)):
-                        rate = _one_run(tree, config, games, in_place and tree == ROOT)
-                        if rate is not None:
-                            rates.append(rate)
-                if not olds or not news:
-                    side = "old" if not olds else "new"
-                    print(f"{config:<25} {'the ' + side + ' version cannot play it':>34}")
-                    continue
-                best_old, best_new = max(olds), max(news)
-                print(
-                    f"{config:<25} {best_old:>12.0f} {best_new:>12.0f} {best_new / best_old:>7.2f}x"
-                )
-        finally:
-            subprocess.run(
-                ["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False
-            )
+    with old_tree(revision) as old:
+        how = " through ttr_core.Playout" if in_place else ""
+        print(f"old: {revision}, new: the working tree of {ROOT}{how}")
+        print(f"{'config':<25} {'old games/s':>12} {'new games/s':>12} {'new/old':>8}")
+        for config in configs:
+            olds: list[float] = []
+            news: list[float] = []
+            for _ in range(repeat):
+                for tree, rates in ((old, olds), (ROOT, news)):
+                    rate = _one_run(tree, config, games, in_place and tree == ROOT)
+                    if rate is not None:
+                        rates.append(rate)
+            if not olds or not news:
+                side = "old" if not olds else "new"
+                print(f"{config:<25} {'the ' + side + ' version cannot play it':>34}")
+                continue
+            best_old, best_new = max(olds), max(news)
+            print(f"{config:<25} {best_old:>12.0f} {best_new:>12.0f} {best_new / best_old:>7.2f}x")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,13 +33,13 @@ import os
 import platform
 import subprocess
 import sys
-import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
+from sidebyside import ROOT, old_tree, tree_env
 
 import ttr_core
 from ttr_core.simulation import simulate
@@ -58,15 +58,11 @@ def parse_config(config: str) -> tuple[str, int, list[str]]:
     return map_name, int(players), agents.split("+")
 
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
 def _one_run(tree: Path, config: str, games: int) -> tuple[float, str] | None:
     """Games per second of one single-worker run of ``config`` by the code in ``tree``
     (a fresh process) and a digest of its summary's games, or ``None`` if that
     version cannot play it."""
-    paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
+    env = tree_env(tree)
     command = [sys.executable, __file__, "--json", "--games", str(games), "--config", config]
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
@@ -77,43 +73,28 @@ def _one_run(tree: Path, config: str, games: int) -> tuple[float, str] | None:
 
 def against(revision: str, configs: Sequence[str], games: int, repeat: int) -> None:
     """Print old and new single-worker rates, interleaved run by run, and their ratio."""
-    with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "-q", str(old), revision], cwd=ROOT, check=True
-        )
-        if (old / "plugins" / "ttr_plugins").is_dir():
-            # Before the plugins' package was renamed ttr_core_plugins: the installed
-            # entry points name the new package, so it is given the old one's modules.
-            alias = old / "plugins-alias"
-            alias.mkdir()
-            (alias / "ttr_core_plugins").symlink_to(old / "plugins" / "ttr_plugins")
-        try:
-            print(f"old: {revision}, new: the working tree of {ROOT}; 1 worker, {games} games")
-            print(f"{'config':<38} {'old g/s':>8} {'new g/s':>8} {'new/old':>8}  games")
-            for config in configs:
-                olds: list[float] = []
-                news: list[float] = []
-                digests: set[str] = set()
-                for _ in range(repeat):
-                    for tree, rates in ((old, olds), (ROOT, news)):
-                        run = _one_run(tree, config, games)
-                        if run is not None:
-                            rates.append(run[0])
-                            digests.add(run[1])
-                if not olds or not news:
-                    side = "old" if not olds else "new"
-                    print(f"{config:<38} {'the ' + side + ' version cannot play it':>26}")
-                    continue
-                best_old, best_new = max(olds), max(news)
-                same = "same" if len(digests) == 1 else "DIFFER"
-                print(
-                    f"{config:<38} {best_old:>8.0f} {best_new:>8.0f} "
-                    f"{best_new / best_old:>7.2f}x  {same}"
-                )
-        finally:
-            subprocess.run(
-                ["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False
+    with old_tree(revision) as old:
+        print(f"old: {revision}, new: the working tree of {ROOT}; 1 worker, {games} games")
+        print(f"{'config':<38} {'old g/s':>8} {'new g/s':>8} {'new/old':>8}  games")
+        for config in configs:
+            olds: list[float] = []
+            news: list[float] = []
+            digests: set[str] = set()
+            for _ in range(repeat):
+                for tree, rates in ((old, olds), (ROOT, news)):
+                    run = _one_run(tree, config, games)
+                    if run is not None:
+                        rates.append(run[0])
+                        digests.add(run[1])
+            if not olds or not news:
+                side = "old" if not olds else "new"
+                print(f"{config:<38} {'the ' + side + ' version cannot play it':>26}")
+                continue
+            best_old, best_new = max(olds), max(news)
+            same = "same" if len(digests) == 1 else "DIFFER"
+            print(
+                f"{config:<38} {best_old:>8.0f} {best_new:>8.0f} "
+                f"{best_new / best_old:>7.2f}x  {same}"
             )
 
 

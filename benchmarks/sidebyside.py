@@ -1,0 +1,43 @@
+"""What the benchmarks' ``--against REV`` share: an old revision checked out
+beside this one, and the environment that runs a tree's code."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+#: The repository's root: the new version is its working tree.
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def old_tree(revision: str) -> Iterator[Path]:
+    """``revision`` checked out into a temporary git worktree, removed afterwards."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "-q", str(old), revision], cwd=ROOT, check=True
+        )
+        if (old / "plugins" / "ttr_plugins").is_dir():
+            # Before the plugins' package was renamed ttr_core_plugins: the installed
+            # entry points name the new package, so it is given the old one's modules.
+            alias = old / "plugins-alias"
+            alias.mkdir()
+            (alias / "ttr_core_plugins").symlink_to(old / "plugins" / "ttr_plugins")
+        try:
+            yield old
+        finally:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False
+            )
+
+
+def tree_env(tree: Path) -> dict[str, str]:
+    """The environment of a process that runs ``tree``'s code (its ``src`` and
+    ``plugins`` first on the path)."""
+    paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
