@@ -16,6 +16,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +51,8 @@ class CompiledKernel(BuildHookInterface):
         if self.target_name != "wheel":
             return
         root = Path(self.root)
-        out = root / "build" / "mypyc"
-        shutil.rmtree(out, ignore_errors=True)
-        out.mkdir(parents=True)
+        # Outside the source tree, removed once the wheel is written (finalize).
+        out = self._out = Path(tempfile.mkdtemp(prefix="ttr-core-mypyc-"))
         setup = out / "setup.py"
         setup.write_text(SETUP.format(files=list(COMPILED), target=str(out / "c")), "utf-8")
         command = [sys.executable, str(setup), "build_ext"]
@@ -67,3 +67,8 @@ class CompiledKernel(BuildHookInterface):
             build_data["force_include"][str(path)] = path.relative_to(out / "lib").as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        out = getattr(self, "_out", None)
+        if out is not None:
+            shutil.rmtree(out, ignore_errors=True)

@@ -1,7 +1,8 @@
 """Project sessions: ``nox`` runs tests, compiled (the mypyc build's kernel tests),
-typecheck, lint and docs (the site, built with --strict); ``nox -s bench`` the
-benchmark; ``nox -s bench_sim`` the simulation benchmark; ``nox -s fuzz`` the map
-loader fuzz with 10,000 examples."""
+typecheck, lint and docs (the site, built with --strict); ``nox -s differential``
+the playout against the pure API on 25,000 games; ``nox -s bench`` the benchmark;
+``nox -s bench_sim`` the simulation benchmark; ``nox -s fuzz`` the map loader fuzz
+with 10,000 examples."""
 
 from __future__ import annotations
 
@@ -63,6 +64,22 @@ def compiled(session: nox.Session) -> None:
         "else 'the kernel is not compiled')",
     )
     session.run("pytest", "-p", "no:cacheprovider", *KERNEL_TESTS, *session.posargs)
+
+
+@nox.session
+def differential(session: nox.Session) -> None:
+    """The playout object against the pure API in lock step, ten times the games
+    of the default run (about 25,000): every legal list and every state compared."""
+    session.install(".[test]")
+    session.run(
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "tests/test_playout.py",
+        "-k",
+        "plays_the_pure_apis_games",
+        env={"TTR_DIFFERENTIAL_SCALE": "10"},
+    )
 
 
 @nox.session

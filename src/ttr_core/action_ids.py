@@ -45,7 +45,7 @@ import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board, derive, evict_oldest
-from .engine import _action_table, _field_error, legal_actions
+from .engine import _field_error, legal_actions
 from .errors import (
     ArgumentError,
     IllegalAction,
@@ -58,6 +58,7 @@ from .errors import (
     what,
 )
 from .hookspecs import ActionTemplate
+from .kernel.tables import action_table
 from .plugin_manager import GameRules, game_rules, plugins_generation, resolve_variants
 from .state import GameState, PendingKind, check_state
 
@@ -164,7 +165,7 @@ def _build(board: Board, players: int) -> ActionSpace:
         templates.append(("claim", route.id, None, route.length))
     keep_bits = max(board.rules.start_tickets_dealt, board.rules.draw_tickets)
     by_template = {t: i for i, t in enumerate(templates)}
-    table = _action_table(board, players)
+    table = action_table(board, players)
     by_object: dict[int, int] = {}
     for seat in range(players):
         objects: list[Action] = [table.blind[seat], table.tickets[seat], table.passes[seat]]

@@ -38,8 +38,8 @@ from .errors import (
     what,
 )
 from .kernel import rules as kernel
-from .kernel.legal import second_card_actions, turn_actions
-from .kernel.tables import ActionTable, action_table, claimable
+from .kernel.legal import or_pass, second_card_actions, turn_actions
+from .kernel.tables import action_table, claimable
 from .kernel.work import Work, shuffler
 from .maploader import board_with_tickets, load_map
 from .plugin_manager import FilteredOut, game_rules, resolve_variants
@@ -54,8 +54,6 @@ from .state import (
     replace_state,
 )
 
-known_minus = kernel.known_minus
-
 #: Seeds are whole numbers from 0 to ``SEED_LIMIT - 1`` (256 bits); ``new_game``
 #: draws a fresh 128-bit one from the operating system when none is given.
 SEED_LIMIT = 2**256
@@ -67,16 +65,9 @@ _START = PendingKind.START_TICKETS
 _CORE_KINDS = frozenset(PendingKind)
 
 
-_rng = shuffler
-
-
 # ---------------------------------------------------------------------------
 # Preallocated actions: legal_actions hands out shared objects, no allocation
 # ---------------------------------------------------------------------------
-
-
-_ActionTable = ActionTable
-_action_table = action_table
 
 
 # ---------------------------------------------------------------------------
@@ -141,7 +132,7 @@ def new_game(
     mr = board.rules
 
     cards = [card for card, n in enumerate(board.deck) for _ in range(n)]
-    _rng(seed, 0).shuffle(cards)
+    shuffler(seed, 0).shuffle(cards)
     hands = [[0] * len(board.deck) for _ in range(players)]
     for _ in range(mr.starting_hand):
         for hand in hands:
@@ -150,7 +141,7 @@ def new_game(
     deck = tuple(cards[mr.display_size :])
 
     ticket_ids = list(range(len(board.tickets)))
-    _rng(seed, 1).shuffle(ticket_ids)
+    shuffler(seed, 1).shuffle(ticket_ids)
     offers = []
     for _ in range(players):
         offers.append(tuple(ticket_ids[: mr.start_tickets_dealt]))
@@ -259,16 +250,8 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
     if rules.extra_actions:
         # A new list: after a filter ``acts`` may be the list the plugin returned.
         acts = [*acts, *rules.run_extra_actions(state)]
-    if not acts:
-        if kind != _TURN:
-            # Only a turn can be passed; any other decision left without a
-            # choice would stall the game, which only a plugin can cause.
-            raise PluginError(
-                f"no legal action for the pending {kind!r} decision of seat {seat}: "
-                f"variants {', '.join(rules.variants) or 'none'} filtered, vetoed or offered none"
-            )
-        acts = [_action_table(state.board, state.num_players).passes[seat]]
-    return tuple(acts)
+    table = action_table(state.board, len(state.players))
+    return tuple(or_pass(acts, table, kind, seat, rules.variants))
 
 
 def _turn_actions(state: GameState, seat: int) -> list[Action]:
@@ -562,14 +545,6 @@ def _apply_draw_blind(state: GameState, action: Action) -> GameState:
     work = Work(state)
     kernel.draw_blind(work, action.player, kind == _SECOND)
     return work.publish(going_on=False)
-
-
-def known_plus(known: tuple[int, ...], card: int, kinds: int) -> tuple[int, ...]:
-    """``PlayerState.known`` once card ``card`` was taken face up (``kinds``: cards
-    of the map)."""
-    more = list(known or (0,) * kinds)
-    more[card] += 1
-    return tuple(more)
 
 
 def _apply_draw_face_up(state: GameState, action: Action) -> GameState:

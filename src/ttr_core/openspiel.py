@@ -332,8 +332,10 @@ class _Core:
     its caches and build no playout (OpenSpiel makes an initial state for
     every tensor's size). ``None`` in both while chance is still drawing the
     seed bytes. A clone (``__deepcopy__``, what ``State.clone()`` runs)
-    clones the playout and shares the caches, which an action replaces and
-    never changes in place. Pickled (OpenSpiel's serialization) through
+    clones the playout and shares the caches until either plays: an action
+    replaces them, and a vector worked out meanwhile is added to the shared
+    dict (right for both, which are at the same position). Pickled
+    (OpenSpiel's serialization) through
     :func:`ttr_core.to_json`.
     """
 

@@ -20,9 +20,10 @@ from typing import Any
 from .actions import Action
 from .board import Board
 from .engine import apply, legal_actions, new_game
-from .errors import ArgumentError, PluginError
+from .errors import PluginError
 from .kernel import rules as kernel
-from .kernel.legal import second_card_actions, turn_actions
+from .kernel.legal import or_pass, second_card_actions, turn_actions
+from .kernel.tables import claimable_bits
 from .kernel.work import Work
 from .scoring import FinalScores, final_scores, utilities
 from .state import GameState, PendingKind, check_state
@@ -112,11 +113,9 @@ class Playout:
         return self._check().published()
 
     def scores(self) -> FinalScores:
-        """The final scores (:func:`final_scores`) of a game that is over."""
-        state = self.snapshot()
-        if state.pending is not None:
-            raise ArgumentError("the game is not over: it has no final scores yet")
-        return final_scores(state)
+        """The final scores (:func:`final_scores`) of a game that is over
+        (:class:`GameNotOverError` before that, as :func:`final_scores` raises)."""
+        return final_scores(self.snapshot())
 
     def returns(self) -> tuple[float, ...]:
         """Each seat's zero-sum result once the game is over (OpenSpiel's
@@ -164,9 +163,7 @@ class Playout:
             part = work.seats[seat]  # a playout keeps every seat loaded (keep_masks)
             masks = work.masks
             assert part is not None and masks is not None
-            claimable = masks[0] & masks[2][seat]
-            if not self._both:
-                claimable &= masks[1]
+            claimable = claimable_bits(masks[0], masks[1], masks[2][seat], self._both)
             acts: list[Action] = turn_actions(
                 table,
                 seat,
@@ -179,9 +176,7 @@ class Playout:
             )
         else:
             acts = second_card_actions(table, seat, work.display, work.board.wild, can_draw)
-        if not acts:
-            acts = [table.passes[seat]]
-        legal = self._legal = tuple(acts)
+        legal = self._legal = tuple(or_pass(acts, table, kind, seat, work.rules.variants))
         return legal
 
     def apply(self, action: Action) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..actions import Action
+from ..errors import PluginError
+from ..state import PendingKind
 from .tables import ActionTable
 
 
@@ -109,3 +111,20 @@ def second_card_actions(
     else:
         acts += table.face_up[seat]
     return acts
+
+
+def or_pass(
+    acts: list[Action], table: ActionTable, kind: str, seat: int, variants: Sequence[str]
+) -> list[Action]:
+    """``acts``, or the turn's ``Pass`` when there are none (E1): only a turn can
+    be passed, and any other decision left without a choice would stall the
+    game, which only a plugin can cause (:class:`PluginError`, naming the game's
+    ``variants``)."""
+    if acts:
+        return acts
+    if kind != PendingKind.TURN:
+        raise PluginError(
+            f"no legal action for the pending {kind!r} decision of seat {seat}: "
+            f"variants {', '.join(variants) or 'none'} filtered, vetoed or offered none"
+        )
+    return [table.passes[seat]]

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from ..board import Board
 from ..errors import IllegalAction, Reason
-from ..state import Pending, PendingKind, Termination
+from ..state import Pending, PendingKind, Termination, replace_state
+from .tables import after_claim
 from .work import Work, can_take_second, shuffler
 
 _TURN = PendingKind.TURN
@@ -82,7 +83,9 @@ def draw_cards(work: Work, seat: int, count: int) -> None:
 
 def discard(work: Work, seat: int, paid: Iterable[tuple[int, int]]) -> None:
     """``seat`` puts ``paid`` (``(card index, count)`` pairs, held) on the discard
-    pile; its known cards of the kinds paid go first (see :func:`known_minus`)."""
+    pile. Its known cards of the kinds paid go first, as far as they go (a card
+    paid may be one every player saw it take, or not: the known ones are
+    counted as paid first), and none is known once all are paid."""
     part = work.seat(seat)
     counts = part.counts
     pile = work.own_discard()
@@ -95,19 +98,6 @@ def discard(work: Work, seat: int, paid: Iterable[tuple[int, int]]) -> None:
             known[card] = have - n if have > n else 0
     if known is not None and not any(known):
         part.known = None
-
-
-def known_minus(known: tuple[int, ...], paid: Iterable[tuple[int, int]]) -> tuple[int, ...]:
-    """``PlayerState.known`` once ``paid`` (``(card index, count)`` pairs) left the
-    hand: the cards paid are taken from the known ones first, as far as they go
-    (``()`` once none is known)."""
-    if not known:
-        return known
-    left = list(known)
-    for card, n in paid:
-        have = left[card]
-        left[card] = have - n if have > n else 0
-    return tuple(left) if any(left) else ()
 
 
 def settle_display(work: Work) -> None:
@@ -169,12 +159,7 @@ def record_claim(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int
     seats = len(work.players)
     masks = work.masks
     if masks is not None:
-        masks[0] &= ~(1 << rid)
-        partner = table.partner_bit[rid]
-        if partner:
-            masks[1] &= ~partner
-            if 0 <= owner < seats:  # an owner that is no seat holds no hand
-                masks[2][owner] &= ~partner
+        masks[0], masks[1], masks[2] = after_claim(table, masks[0], masks[1], masks[2], rid, owner)
     elif work.claims is None:
         work.claims = [(rid, owner)]
     else:
@@ -199,26 +184,34 @@ def record_claim(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int
 def take_tickets(work: Work, count: int, seat: int | None = None) -> tuple[int, ...]:
     """Up to ``count`` tickets off the top of the ticket deck (refilled from the
     shuffled ticket discard pile when empty). With a ``seat`` (a
-    ``DrawTickets``), the variants' ``ttr_deal_tickets`` may choose them."""
-    deck = work.ticket_deck
-    if not deck and work.ticket_discard:
-        pile = list(work.ticket_discard)
-        shuffler(work.seed, work.shuffles).shuffle(pile)
-        work.ticket_deck = deck = pile
-        work.ticket_discard = ()
-        work.shuffles += 1
-        work.fresh = False
+    ``DrawTickets``), the variants' ``ttr_deal_tickets`` may choose them.
+
+    Nothing is written when no ticket is taken (the caller refuses the draw).
+    """
+    deck: Sequence[int] = work.ticket_deck
+    pile: Sequence[int] = work.ticket_discard
+    shuffles = work.shuffles
+    if not deck and pile:
+        refilled = list(pile)
+        shuffler(work.seed, shuffles).shuffle(refilled)
+        deck, pile, shuffles = refilled, (), shuffles + 1
     rules = work.rules
+    drawn: tuple[int, ...] | None = None
+    rest: Sequence[int] = ()
     if seat is not None and rules.deal_tickets:
-        chosen = rules.run_deal_tickets(work.published(), seat, count, False)
+        asked = replace_state(
+            work.published(), ticket_deck=tuple(deck), ticket_discard=tuple(pile), shuffles=shuffles
+        )
+        chosen = rules.run_deal_tickets(asked, seat, count, False)
         if chosen is not None:
             taken = set(chosen)
-            work.ticket_deck = [t for t in deck if t not in taken]
-            work.fresh = False
-            return chosen
-    work.ticket_deck = deck[count:]
-    work.fresh = False
-    return tuple(deck[:count])
+            drawn, rest = chosen, [t for t in deck if t not in taken]
+    if drawn is None:
+        drawn, rest = tuple(deck[:count]), deck[count:]
+    if drawn:
+        work.ticket_deck, work.ticket_discard, work.shuffles = rest, pile, shuffles
+        work.fresh = False
+    return drawn
 
 
 def returned_tickets(

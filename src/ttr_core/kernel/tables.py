@@ -100,6 +100,8 @@ def pay_table(claims: Sequence[ClaimRoute], length: int, all_wild: ClaimRoute | 
 
 
 def build_action_table(board: Board, players: int) -> ActionTable:
+    """Every action that can ever be legal on ``board`` with ``players`` seats,
+    and the look-up tables of the claims (see :class:`ActionTable`)."""
     names = board.colors
     # Indexed by a hand's count of a colour plus its wilds, or a seat's cars:
     # neither exceeds the cards of the game or the cars dealt unless a variant
@@ -213,9 +215,36 @@ def claimable(
     kept = CLAIMABLE.get(id(owners))
     if kept is None or kept[0] is not owners or kept[1] is not table.key:
         kept = keep_claimable(table, owners, *owner_masks(owners, table, seats))
+    return claimable_bits(kept[2], kept[3], kept[4][seat], both_usable)
+
+
+def claimable_bits(unclaimed: int, unpartnered: int, mine: int, both_usable: bool) -> int:
+    """The routes a seat may claim, from the masks of :func:`owner_masks` (``mine``:
+    the seat's own): free, not the partner of its own routes, and, unless the
+    rules let both routes of a pair be used, not the partner of anyone's."""
     if both_usable:
-        return kept[2] & kept[4][seat]
-    return kept[2] & kept[3] & kept[4][seat]
+        return unclaimed & mine
+    return unclaimed & unpartnered & mine
+
+
+def after_claim(
+    table: ActionTable,
+    unclaimed: int,
+    unpartnered: int,
+    mine: tuple[int, ...],
+    rid: int,
+    owner: int,
+) -> tuple[int, int, tuple[int, ...]]:
+    """The masks of :func:`owner_masks` once ``owner`` (a seat or not) has
+    claimed route ``rid``: worked out from the masks before, not from every
+    route."""
+    unclaimed &= ~(1 << rid)
+    partner = table.partner_bit[rid]
+    if partner:
+        unpartnered &= ~partner
+        if 0 <= owner < len(mine):  # an owner that is no seat holds no hand
+            mine = (*mine[:owner], mine[owner] & ~partner, *mine[owner + 1 :])
+    return unclaimed, unpartnered, mine
 
 
 def keep_claimable(
@@ -225,6 +254,8 @@ def keep_claimable(
     unpartnered: int,
     masks: tuple[int, ...],
 ) -> Claimable:
+    """Keep the masks of :func:`owner_masks` worked out for ``owners`` (with
+    ``table``) in :data:`CLAIMABLE`, and return the entry."""
     # Safe between threads without a lock: every step is one atomic dict
     # operation (no look over the dict), an entry is an immutable tuple holding
     # its owners tuple and its table's key (so a reader checks it is the tuple
@@ -256,12 +287,4 @@ def claimed(
     kept = CLAIMABLE.get(id(owners))
     if kept is None or kept[0] is not owners or kept[1] is not table.key:
         return  # worked out when first needed
-    unclaimed = kept[2] & ~(1 << rid)
-    unpartnered = kept[3]
-    masks = kept[4]
-    partner = table.partner_bit[rid]
-    if partner:
-        unpartnered &= ~partner
-        if 0 <= owner < len(masks):  # an owner that is no seat holds no hand
-            masks = (*masks[:owner], masks[owner] & ~partner, *masks[owner + 1 :])
-    keep_claimable(table, new_owners, unclaimed, unpartnered, masks)
+    keep_claimable(table, new_owners, *after_claim(table, kept[2], kept[3], kept[4], rid, owner))

@@ -209,7 +209,7 @@ class Work:
             unclaimed, unpartnered, seats = kept[2], kept[3], kept[4]
         else:
             unclaimed, unpartnered, seats = owner_masks(owners, table, len(self.players))
-        self.masks = [unclaimed, unpartnered, list(seats)]
+        self.masks = [unclaimed, unpartnered, seats]
         for seat, part in enumerate(self.seats):
             if part is None:
                 self.seats[seat] = Seat(self.players[seat])
@@ -220,7 +220,7 @@ class Work:
         masks = self.masks
         owners = self.base.owners
         if masks is not None and owners is self.owners:
-            keep_claimable(self.table, owners, masks[0], masks[1], tuple(masks[2]))
+            keep_claimable(self.table, owners, masks[0], masks[1], masks[2])
 
     # -- copy on write ------------------------------------------------------
 
@@ -246,6 +246,7 @@ class Work:
         return self.players[seat].cars if part is None else part.cars
 
     def own_display(self) -> list[int | None]:
+        """The display, writable (copied from the state's tuple at the first write)."""
         display = self.display
         if type(display) is not list:
             display = self.display = list(display)
@@ -253,6 +254,7 @@ class Work:
         return display
 
     def own_discard(self) -> list[int]:
+        """The discard, writable (copied from the state's tuple at the first write)."""
         discard = self.discard
         if type(discard) is not list:
             discard = self.discard = list(discard)
@@ -260,6 +262,7 @@ class Work:
         return discard
 
     def own_owners(self) -> list[int]:
+        """The routes' owners, writable (copied from the state's tuple at the first write)."""
         owners = self.owners
         if type(owners) is not list:
             owners = self.owners = list(owners)
@@ -374,6 +377,7 @@ class Work:
             return top
         assert type(deck) is list
         card: int = deck.pop(0)
+        self.fresh = False
         return card
 
     def refill(self, slot: int) -> None:
