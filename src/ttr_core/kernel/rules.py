@@ -181,13 +181,11 @@ def record_claim(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int
 # ---------------------------------------------------------------------------
 
 
-def take_tickets(work: Work, count: int, seat: int | None = None) -> tuple[int, ...]:
-    """Up to ``count`` tickets off the top of the ticket deck (refilled from the
-    shuffled ticket discard pile when empty). With a ``seat`` (a
-    ``DrawTickets``), the variants' ``ttr_deal_tickets`` may choose them.
-
-    Nothing is written when no ticket is taken (the caller refuses the draw).
-    """
+def _tickets(
+    work: Work, count: int, seat: int | None
+) -> tuple[tuple[int, ...], Sequence[int], Sequence[int], int]:
+    """What a draw of up to ``count`` tickets takes, written nowhere: the tickets,
+    then the ticket deck, discard pile and shuffle count it leaves."""
     deck: Sequence[int] = work.ticket_deck
     pile: Sequence[int] = work.ticket_discard
     shuffles = work.shuffles
@@ -196,8 +194,6 @@ def take_tickets(work: Work, count: int, seat: int | None = None) -> tuple[int, 
         shuffler(work.seed, shuffles).shuffle(refilled)
         deck, pile, shuffles = refilled, (), shuffles + 1
     rules = work.rules
-    drawn: tuple[int, ...] | None = None
-    rest: Sequence[int] = ()
     if seat is not None and rules.deal_tickets:
         asked = replace_state(
             work.published(), ticket_deck=tuple(deck), ticket_discard=tuple(pile), shuffles=shuffles
@@ -205,12 +201,18 @@ def take_tickets(work: Work, count: int, seat: int | None = None) -> tuple[int, 
         chosen = rules.run_deal_tickets(asked, seat, count, False)
         if chosen is not None:
             taken = set(chosen)
-            drawn, rest = chosen, [t for t in deck if t not in taken]
-    if drawn is None:
-        drawn, rest = tuple(deck[:count]), deck[count:]
-    if drawn:
-        work.ticket_deck, work.ticket_discard, work.shuffles = rest, pile, shuffles
-        work.fresh = False
+            return chosen, [t for t in deck if t not in taken], pile, shuffles
+    return tuple(deck[:count]), deck[count:], pile, shuffles
+
+
+def take_tickets(work: Work, count: int, seat: int | None = None) -> tuple[int, ...]:
+    """Up to ``count`` tickets off the top of the ticket deck, an empty deck first
+    refilled from the shuffled ticket discard pile (even for none: a variant
+    may ask for 0 to have the pile become the deck). With a ``seat`` (a
+    ``DrawTickets``), the variants' ``ttr_deal_tickets`` may choose them."""
+    drawn, rest, pile, shuffles = _tickets(work, count, seat)
+    work.ticket_deck, work.ticket_discard, work.shuffles = rest, pile, shuffles
+    work.fresh = False
     return drawn
 
 
@@ -228,9 +230,11 @@ def returned_tickets(
 def draw_tickets(work: Work, seat: int) -> None:
     """``seat`` draws destination tickets to choose from."""
     mr = work.board.rules
-    offered = take_tickets(work, mr.draw_tickets, seat)
+    # Refused before anything is written (a deal hook may give none).
+    offered, rest, pile, shuffles = _tickets(work, mr.draw_tickets, seat)
     if not offered:
         raise IllegalAction(Reason.NO_TICKETS_LEFT, "no destination tickets are left to draw")
+    work.ticket_deck, work.ticket_discard, work.shuffles = rest, pile, shuffles
     work.fresh = False
     work.pending = Pending(_KEEP, seat, offered, min(mr.draw_tickets_keep, len(offered)))
     work.ply += 1
