@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -498,13 +498,24 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
 
     Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
     """
-    legal = legal_actions(state)
-    by_object = _space(state)._by_object
-    ids: list[int] = []
-    for action in legal:
-        found = by_object.get(id(action))
-        ids.append(found if found is not None else action_id(state, action))
-    return tuple(ids)
+    return ids_of_listed(_space(state), legal_actions(state), lambda: state)
+
+
+def ids_of_listed(
+    space: ActionSpace, legal: Sequence[Action], state: Callable[[], GameState]
+) -> tuple[int, ...]:
+    """The ids of ``legal``, actions listed for a position of a game whose action
+    space is ``space``: the space's own objects by identity (one C-level pass),
+    any other (a ticket choice, a variant action) by :func:`action_id` on the
+    position, ``state()``, asked for only then (a playout publishes it)."""
+    found = tuple(map(space._by_object.get, map(id, legal)))
+    if None not in found:
+        return found  # type: ignore[return-value]  # no None in it
+    position = state()
+    return tuple(
+        action_id(position, action) if aid is None else aid
+        for aid, action in zip(found, legal, strict=True)
+    )
 
 
 def legal_action_mask(state: GameState) -> Sequence[bool]:

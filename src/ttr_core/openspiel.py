@@ -38,8 +38,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from .action_ids import (
     ActionSpace,
-    action_id,
     check_all_numbered,
+    ids_of_listed,
     legal_action_ids,
     rules_space,
 )
@@ -664,18 +664,8 @@ def _to_move(state: GameState | None) -> int:
 
 
 def _ids_of(play: Playout) -> tuple[int, ...]:
-    """``legal_action_ids`` of the playout's position, from its own action objects
-    (a ticket choice or a variant action, which the space does not hold, by
-    :func:`action_id` on the snapshot)."""
-    legal = play.legal_actions()
-    ids = tuple(map(rules_space(play._work.rules)._by_object.get, map(id, legal)))
-    if None in ids:
-        state = play.snapshot()
-        return tuple(
-            action_id(state, action) if aid is None else aid
-            for aid, action in zip(ids, legal, strict=True)
-        )
-    return ids  # type: ignore[return-value]
+    """``legal_action_ids`` of the playout's position, from its own action objects."""
+    return ids_of_listed(rules_space(play._work.rules), play.legal_actions(), play.snapshot)
 
 
 def _legal_by_id(state: GameState) -> dict[int, Action]:

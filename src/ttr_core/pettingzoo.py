@@ -58,7 +58,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "(pip install 'ttr-core[pettingzoo]' once it is on the package index)"
     ) from exc
 
-from .action_ids import action_from_id, action_id, check_all_numbered, rules_space
+from .action_ids import action_from_id, check_all_numbered, ids_of_listed, rules_space
 from .actions import Action
 from .board import Board
 from .engine import apply, new_game
@@ -174,7 +174,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._cache: dict[str, Observation] = {}
         # The legal ids of the position, in the playout's order (None: not worked out).
         self._ids: tuple[int, ...] | None = None
-        self._by_object = self.space._by_object
 
     @property
     def game(self) -> GameState | None:
@@ -320,18 +319,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         if known is not None:
             return known
         play = self._playout()
-        legal = play.legal_actions()
-        found: tuple[int | None, ...] = tuple(map(self._by_object.get, map(id, legal)))
-        if None in found:
-            # A ticket choice or a variant action: not one of the space's objects.
-            state = play.snapshot()
-            ids: tuple[int, ...] = tuple(
-                action_id(state, chosen) if aid is None else aid
-                for aid, chosen in zip(found, legal, strict=True)
-            )
-        else:
-            ids = found  # type: ignore[assignment]  # no None in it
-        self._ids = ids
+        ids = self._ids = ids_of_listed(self.space, play.legal_actions(), play.snapshot)
         return ids
 
     def render(self) -> str | None:
