@@ -47,22 +47,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sidebyside import ROOT, old_tree, tree_env
+from sidebyside import ROOT, old_tree, parse_config, tree_env
 
 import ttr_core
 
 DEFAULT_CONFIGS = ("newyork:2", "usa:4", "nederland:4")
 ADAPTERS = ("pettingzoo", "openspiel", "openspiel-obs")
-
-
-def parse_config(config: str) -> tuple[str, int, list[str] | None]:
-    """``map:players[:variants]`` as (map, players, variants or None for the map's)."""
-    map_name, _, rest = config.partition(":")
-    count, _, names = rest.partition(":")
-    variants = None
-    if names:
-        variants = [] if names == "none" else names.split("+")
-    return map_name, int(count or 2), variants
 
 
 def pettingzoo_steps(

@@ -50,7 +50,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from sidebyside import ROOT, old_tree, tree_env
+from sidebyside import ROOT, old_tree, parse_config, tree_env
 
 import ttr_core
 
@@ -102,16 +102,6 @@ class TenthFilter:
 
 
 BENCH_VARIANTS = {"filter": KeepAllFilter, "tenth": TenthFilter}
-
-
-def parse_config(config: str) -> tuple[str, int, list[str] | None]:
-    """``map:players[:variants]`` as (map, players, variants or None for the map's)."""
-    map_name, _, rest = config.partition(":")
-    count, _, names = rest.partition(":")
-    variants = None
-    if names:
-        variants = [] if names == "none" else names.split("+")
-    return map_name, int(count or 2), variants
 
 
 def playouts(

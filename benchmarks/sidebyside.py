@@ -1,5 +1,6 @@
-"""What the benchmarks' ``--against REV`` share: an old revision checked out
-beside this one, and the environment that runs a tree's code."""
+"""What the benchmarks share: their configurations' syntax, and for ``--against
+REV`` an old revision checked out beside this one and the environment that
+runs a tree's code."""
 
 from __future__ import annotations
 
@@ -41,3 +42,14 @@ def tree_env(tree: Path) -> dict[str, str]:
     ``plugins`` first on the path)."""
     paths = [tree / "src", tree / "plugins", tree / "plugins-alias"]
     return dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in paths if p.is_dir()))
+
+
+def parse_config(config: str) -> tuple[str, int, list[str] | None]:
+    """``map:players[:variants]`` as (map, players, variants or None for the map's):
+    variants joined by ``+``, ``none`` for none."""
+    map_name, _, rest = config.partition(":")
+    count, _, names = rest.partition(":")
+    variants = None
+    if names:
+        variants = [] if names == "none" else names.split("+")
+    return map_name, int(count or 2), variants

@@ -1,5 +1,8 @@
 import os
+import sys
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 import ttr_core
@@ -13,3 +16,15 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 # The suite runs with every hook result checked in full (docs/hooks.md, "Checked
 # results"); tests of the cheap default checks switch it off where they need to.
 ttr_core.set_strict(True)
+
+
+@pytest.fixture
+def busy_switching() -> Iterator[None]:
+    """Threads switched as often as the interpreter can (restored after): what the
+    thread-safety tests run under (docs/threads.md)."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 
@@ -224,7 +223,7 @@ def test_bad_arguments_are_typed_errors() -> None:
     assert playout.returns() == (0.0, 0.0)
 
 
-def test_playouts_in_many_threads_play_one_threads_games() -> None:
+def test_playouts_in_many_threads_play_one_threads_games(busy_switching: None) -> None:
     def play(seed: int) -> GameState:
         playout = Playout.new("newyork", 2, seed=seed)
         rng = random.Random(seed)
@@ -234,18 +233,13 @@ def test_playouts_in_many_threads_play_one_threads_games() -> None:
 
     alone = [play(seed) for seed in range(24)]
     results: dict[int, GameState] = {}
-    previous = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [
-            threading.Thread(target=lambda k=k: results.__setitem__(k, play(k))) for k in range(24)
-        ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(previous)
+    threads = [
+        threading.Thread(target=lambda k=k: results.__setitem__(k, play(k))) for k in range(24)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     assert [results[k] for k in range(24)] == alone
 
 

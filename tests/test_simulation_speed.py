@@ -61,17 +61,6 @@ def _quiet() -> Iterator[None]:
         yield
 
 
-@pytest.fixture
-def busy_switching() -> Iterator[None]:
-    """Threads switched as often as the interpreter can (restored after)."""
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
-
-
 def plain_view(state: GameState, player: int) -> PlayerView:
     """``player_view`` as it was built before issue 23: everything from scratch."""
     pending = state.pending

@@ -15,14 +15,11 @@ from __future__ import annotations
 import functools
 import pickle
 import random
-import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 import ttr_core
 from ttr_core import Board, GameState, agents
@@ -31,17 +28,6 @@ from ttr_core.observation import observation_encoder
 from ttr_core.simulation import simulate
 
 THREADS = 8
-
-
-@pytest.fixture
-def busy_switching() -> Iterator[None]:
-    """Threads switched as often as the interpreter can (restored after)."""
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
 
 
 #: One thread's work: calls whose results are compared one by one.
