@@ -141,7 +141,7 @@ def test_a_clone_is_independent_of_its_original() -> None:
 
 RECALL_CONFIGS = [
     ("newyork", 2, "default", 40),
-    ("nederland", 3, "default", 12),
+    ("nederland", 3, "default", 6),
     ("amsterdam", 2, "default", 24),
     ("usa", 2, "none", 8),
 ]
