@@ -123,7 +123,14 @@ from .engine import new_game
 from .errors import ArgumentError, PlayerCountError, TtrError, printable
 from .plugin_manager import game_rules, resolve_variants
 from .state import GameState, PendingKind
-from .views import PlayerView, SeatView, check_seat_argument, non_seat_owners, player_view
+from .views import (
+    PlayerView,
+    SeatView,
+    check_seat_argument,
+    non_seat_owners,
+    offer_seen,
+    player_view,
+)
 
 __all__ = ["ObservationEncoder", "ObservationError", "encoder_for_view", "observation_encoder"]
 
@@ -290,7 +297,7 @@ class ObservationEncoder:
             # The view's check gives the message.
             return self.encode(player_view(state, seat))
         pending = state.pending
-        mine = pending is not None and pending.player == seat
+        offered, min_keep = offer_seen(state, seat)
         names = board.card_names
         known = SeatView._known
         me = state.players[seat]
@@ -301,8 +308,8 @@ class ObservationEncoder:
             state.termination is not None,
             me.hand.counts,
             me.tickets,
-            pending.offered if mine and pending is not None else (),
-            pending.min_keep if mine and pending is not None else 0,
+            offered,
+            min_keep,
             0 if pending is None else len(pending.offered),
             [card for card in state.display if card is not None],
             (

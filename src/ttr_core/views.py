@@ -121,7 +121,7 @@ def player_view(state: GameState, player: int) -> PlayerView:
     """
     check_seat_argument(state, player)
     pending = state.pending
-    mine = pending is not None and pending.player == player
+    offered, min_keep = offer_seen(state, player)
     board = state.board
     names = board.card_names
     rules = state.rules
@@ -134,8 +134,8 @@ def player_view(state: GameState, player: int) -> PlayerView:
         pending=None if pending is None else str(pending.kind),
         hand=me.hand,
         tickets=me.tickets,
-        offered=pending.offered if mine and pending is not None else (),
-        min_keep=pending.min_keep if mine and pending is not None else 0,
+        offered=offered,
+        min_keep=min_keep,
         display=_display_names(state.display, names),
         deck_size=len(state.deck),
         discard_size=sum(state.discard),
@@ -221,6 +221,17 @@ def _display_names(
         cache.clear()
     cache[id(display)] = (display, names, shown)
     return shown
+
+
+def offer_seen(state: GameState, player: int) -> tuple[tuple[int, ...], int]:
+    """The tickets on offer, and how many must be kept, as ``player`` sees them:
+    only the seat that decides sees its offer (``((), 0)`` for any other seat,
+    which sees only the offer's size: ``PlayerView.offer_size``). One rule for
+    the view and for the observation written without one."""
+    pending = state.pending
+    if pending is None or pending.player != player:
+        return (), 0
+    return pending.offered, pending.min_keep
 
 
 def check_seat_argument(state: object, player: object) -> None:
