@@ -39,6 +39,7 @@ from .errors import (
 )
 from .kernel import rules as kernel
 from .kernel.legal import or_pass, second_card_actions, turn_actions
+from .kernel.rules import Carry
 from .kernel.tables import action_table, claimable
 from .kernel.work import Work, shuffler
 from .maploader import board_with_tickets, load_map
@@ -250,8 +251,11 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
     if rules.extra_actions:
         # A new list: after a filter ``acts`` may be the list the plugin returned.
         acts = [*acts, *rules.run_extra_actions(state)]
-    table = action_table(state.board, len(state.players))
-    return tuple(or_pass(acts, table, kind, seat, rules.variants))
+    if not acts:  # the rule is asked only when it decides something (the hot path)
+        acts = or_pass(
+            acts, action_table(state.board, len(state.players)), kind, seat, rules.variants
+        )
+    return tuple(acts)
 
 
 def _turn_actions(state: GameState, seat: int) -> list[Action]:
@@ -349,16 +353,19 @@ def apply(
         )
     rules = state.rules
     cache = state._legal_cache
-    if cache is not None and pending.kind in _CORE_KINDS and not rules.extra_actions:
-        carry = kernel.CARRY.get(type(action))
-        # One of the core's objects listed for this state (what play applies:
-        # one identity scan, in C) passes every check, vetoes included: it was
-        # listed for that. The kernel carries it out at once.
-        if carry is not None and any(map(operator.is_, cache, itertools.repeat(action))):
-            work = Work(state)
-            carry(work, action, pending.kind == _SECOND)
-            new = work.published(going_on=False)
-            return new if new.ply == state.ply + 1 else _counted(new, state)
+    # One of the core's objects listed for this state (what play applies: one
+    # identity scan, in C) passes every check, vetoes included: it was listed
+    # for that. The kernel carries it out at once.
+    carry = kernel.CARRY.get(type(action))
+    if (
+        carry is not None
+        and cache is not None
+        and pending.kind in _CORE_KINDS
+        and not rules.extra_actions
+        and any(map(operator.is_, cache, itertools.repeat(action)))
+    ):
+        new = _carried(state, action, carry)
+        return new if new.ply == state.ply + 1 else _counted(new, state)
     handler = _HANDLERS.get(type(action))
     if handler is None:
         if rules.apply_action:
@@ -542,9 +549,7 @@ def _apply_draw_blind(state: GameState, action: Action) -> GameState:
     kind = state.pending.kind
     if kind != _TURN and kind != _SECOND:
         raise _wrong_phase(state, action)
-    work = Work(state)
-    kernel.draw_blind(work, action.player, kind == _SECOND)
-    return work.publish(going_on=False)
+    return _carried(state, action)
 
 
 def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
@@ -560,9 +565,7 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
         raise IllegalAction(
             Reason.WILD_AS_SECOND_CARD, "a face-up wild cannot be taken as the second card"
         )
-    work = Work(state)
-    kernel.draw_face_up(work, action.player, slot, kind == _SECOND)
-    return work.publish(going_on=False)
+    return _carried(state, action)
 
 
 def face_up_card(state: GameState, slot: object) -> int:
@@ -683,9 +686,7 @@ def _apply_claim(state: GameState, action: Action) -> GameState:
     error = _claim_error(state, action)
     if error is not None:
         raise error
-    work = Work(state)
-    kernel.claim(work, action)
-    return work.published(going_on=False)
+    return _carried(state, action)
 
 
 def claim_payment(state: GameState, action: ClaimRoute) -> tuple[tuple[int, int], ...]:
@@ -740,9 +741,7 @@ def _apply_draw_tickets(state: GameState, action: Action) -> GameState:
     assert state.pending is not None
     if state.pending.kind != _TURN:
         raise _wrong_phase(state, action)
-    work = Work(state)
-    kernel.draw_tickets(work, action.player)
-    return work.publish(going_on=False)
+    return _carried(state, action)
 
 
 def _apply_keep(state: GameState, action: Action) -> GameState:
@@ -768,9 +767,7 @@ def _apply_keep(state: GameState, action: Action) -> GameState:
             f"must keep at least {pending.min_keep} of {len(pending.offered)} tickets, "
             f"not {len(chosen)}",
         )
-    work = Work(state)
-    kernel.keep_tickets(work, action.player, chosen)
-    return work.publish(going_on=False)
+    return _carried(state, action)
 
 
 def _apply_pass(state: GameState, action: Action) -> GameState:
@@ -778,13 +775,27 @@ def _apply_pass(state: GameState, action: Action) -> GameState:
         raise IllegalAction(
             Reason.PASS_NOT_ALLOWED, "pass is allowed only when no other action is legal"
         )
-    return _finish_turn(state, passed=True)
+    return _carried(state, action)
 
 
-def _finish_turn(state: GameState, passed: bool = False) -> GameState:
+def _carried(state: GameState, action: Action, carry: Carry | None = None) -> GameState:
+    """The state once the kernel has carried out ``action``, a core action the
+    checks allowed (or one listed for ``state``): one way in for every handler
+    and for ``apply``'s listed actions. ``carry`` is the action's transition
+    (``kernel.rules.CARRY``), when the caller has looked it up already."""
+    pending = state.pending
+    assert pending is not None
+    if carry is None:
+        carry = kernel.CARRY[type(action)]
+    work = Work(state)
+    carry(work, action, pending.kind == _SECOND)
+    return work.published(going_on=False)
+
+
+def _finish_turn(state: GameState) -> GameState:
     """End the current seat's turn: final-round and stalemate bookkeeping, next seat."""
     work = Work(state)
-    kernel.finish_turn(work, passed)
+    kernel.finish_turn(work, passed=False)
     return work.published(going_on=False)
 
 

@@ -176,7 +176,9 @@ class Playout:
             )
         else:
             acts = second_card_actions(table, seat, work.display, work.board.wild, can_draw)
-        legal = self._legal = tuple(or_pass(acts, table, kind, seat, work.rules.variants))
+        if not acts:  # the rule is asked only when it decides something (the hot path)
+            acts = or_pass(acts, table, kind, seat, work.rules.variants)
+        legal = self._legal = tuple(acts)
         return legal
 
     def apply(self, action: Action) -> None:

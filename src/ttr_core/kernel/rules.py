@@ -336,8 +336,11 @@ def _pass(work: Work, action: Action, second: bool) -> None:
     finish_turn(work, passed=True)
 
 
+#: A core action's transition: (work, checked action, second card?).
+Carry = Callable[[Work, Action, bool], None]
+
 #: The kernel's transition for each core action type.
-CARRY: dict[type[Action], Callable[[Work, Action, bool], None]] = {
+CARRY: dict[type[Action], Carry] = {
     DrawBlind: _draw_blind,
     DrawFaceUp: _draw_face_up,
     ClaimRoute: _claim,
