@@ -44,10 +44,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sidebyside import ROOT, old_tree, parse_config, tree_env
+from sidebyside import ROOT, interleaved, old_tree, parse_config, tree_env
 
 import ttr_core
 
@@ -156,13 +157,9 @@ def against(
         )
         for adapter in adapters:
             for config in configs:
-                olds: list[float] = []
-                news: list[float] = []
-                for _ in range(repeat):
-                    for tree, rates in ((old, olds), (ROOT, news)):
-                        rate = _one_run(tree, adapter, config, games)
-                        if rate is not None:
-                            rates.append(rate)
+                olds, news = interleaved(
+                    old, repeat, partial(_one_run, adapter=adapter, config=config, games=games)
+                )
                 if not olds or not news:
                     side = "old" if not olds else "new"
                     print(f"{adapter:<14} {config:<16} the {side} version cannot run it")

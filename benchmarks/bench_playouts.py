@@ -50,7 +50,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from sidebyside import ROOT, old_tree, parse_config, tree_env
+from sidebyside import ROOT, interleaved, old_tree, parse_config, tree_env
 
 import ttr_core
 
@@ -163,13 +163,11 @@ def against(
         print(f"old: {revision}, new: the working tree of {ROOT}{how}")
         print(f"{'config':<25} {'old games/s':>12} {'new games/s':>12} {'new/old':>8}")
         for config in configs:
-            olds: list[float] = []
-            news: list[float] = []
-            for _ in range(repeat):
-                for tree, rates in ((old, olds), (ROOT, news)):
-                    rate = _one_run(tree, config, games, in_place and tree == ROOT)
-                    if rate is not None:
-                        rates.append(rate)
+
+            def run(tree: Path, config: str = config) -> float | None:
+                return _one_run(tree, config, games, in_place and tree == ROOT)
+
+            olds, news = interleaved(old, repeat, run)
             if not olds or not news:
                 side = "old" if not olds else "new"
                 print(f"{config:<25} {'the ' + side + ' version cannot play it':>34}")

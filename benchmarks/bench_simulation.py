@@ -35,11 +35,12 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import attrs
-from sidebyside import ROOT, old_tree, tree_env
+from sidebyside import ROOT, interleaved, old_tree, tree_env
 
 import ttr_core
 from ttr_core.simulation import simulate
@@ -77,15 +78,12 @@ def against(revision: str, configs: Sequence[str], games: int, repeat: int) -> N
         print(f"old: {revision}, new: the working tree of {ROOT}; 1 worker, {games} games")
         print(f"{'config':<38} {'old g/s':>8} {'new g/s':>8} {'new/old':>8}  games")
         for config in configs:
-            olds: list[float] = []
-            news: list[float] = []
-            digests: set[str] = set()
-            for _ in range(repeat):
-                for tree, rates in ((old, olds), (ROOT, news)):
-                    run = _one_run(tree, config, games)
-                    if run is not None:
-                        rates.append(run[0])
-                        digests.add(run[1])
+            old_runs, new_runs = interleaved(
+                old, repeat, partial(_one_run, config=config, games=games)
+            )
+            olds = [rate for rate, _ in old_runs]
+            news = [rate for rate, _ in new_runs]
+            digests = {digest for _, digest in (*old_runs, *new_runs)}
             if not olds or not news:
                 side = "old" if not olds else "new"
                 print(f"{config:<38} {'the ' + side + ' version cannot play it':>26}")

@@ -7,9 +7,12 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
+
+Run = TypeVar("Run")
 
 #: The repository's root: the new version is its working tree.
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,3 +56,20 @@ def parse_config(config: str) -> tuple[str, int, list[str] | None]:
     if names:
         variants = [] if names == "none" else names.split("+")
     return map_name, int(count or 2), variants
+
+
+def interleaved(
+    old: Path, repeat: int, run: Callable[[Path], Run | None]
+) -> tuple[list[Run], list[Run]]:
+    """``run`` of the old tree and of this one in turn, ``repeat`` times each (so a
+    busy moment of a shared machine slows neither version alone): the old runs'
+    results and the new ones', a run that returns ``None`` (the version cannot
+    play it) left out."""
+    olds: list[Run] = []
+    news: list[Run] = []
+    for _ in range(repeat):
+        for tree, results in ((old, olds), (ROOT, news)):
+            result = run(tree)
+            if result is not None:
+                results.append(result)
+    return olds, news
