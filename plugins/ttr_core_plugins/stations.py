@@ -194,32 +194,16 @@ def _choose(
         links = [(item[1], item[2]) for item in combination if item is not None]
         if not links:
             continue
-        merged = _merge(links)
+        merged = connected_components(len(board.locations), links)
         points = count = 0
         for a, b, value in open_tickets:
-            if merged.get(a, a) == merged.get(b, b):
+            if merged[a] == merged[b]:
                 points += value
                 count += 1
         if (points, count) > best:
             best = (points, count)
             chosen = tuple(None if item is None else item[0] for item in combination)
     return chosen
-
-
-def _merge(links: Sequence[tuple[int, int]]) -> dict[int, int]:
-    """The components ``links`` join, each mapped to one representative."""
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        while parent.get(x, x) != x:
-            x = parent[x]
-        return x
-
-    for a, b in links:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    return {x: find(x) for x in parent}
 
 
 def cost_of(state: GameState, seat: int) -> int:
