@@ -18,9 +18,23 @@ the same vector.
 :meth:`~ObservationEncoder.encode_state` gives the same vector from a state
 and a seat, ``encoder.encode_state(state, seat) == encoder.encode(player_view(state,
 seat))``, 1.5 to 1.7 times as fast: it reads of the state only what the view would
-show, without building the view (the OpenSpiel and PettingZoo adapters use
-it; a test compares the two on every seat of random games). The board's
-constants the vector is scaled by are worked out once per encoder.
+show, without building the view (OpenSpiel's ``python_ttr`` uses it; a test
+compares the two on every seat of random games). The board's constants the
+vector is scaled by are worked out once per encoder.
+
+An :class:`ObservationTracker` (``encoder.tracker(seat)``) keeps one seat's
+vector of a :class:`~ttr_core.Playout` up to date as the game is played:
+each :meth:`~ObservationTracker.update` reads the playout's working state
+(no frozen state, no view) and writes again only the numbers of the parts
+whose inputs changed, into a list of floats and an ``array.array('f')``
+that NumPy can view without a copy. Its vector is ``encode_state``'s, number
+for number. The PettingZoo environment observes through one per seat::
+
+    play = Playout.new("newyork", 2, seed=1)
+    tracker = encoder.tracker(0)
+    tracker.update(play)    # tracker.values == encoder.encode_state(play.snapshot(), 0)
+    play.apply(play.legal_actions()[0])
+    tracker.update(play)    # only what the action changed is written
 
 Layout
 ======
@@ -111,28 +125,36 @@ its own (the OpenSpiel adapter's information state adds it).
 
 from __future__ import annotations
 
+import array
 import numbers
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import attrs
 
 from .board import Board, derive, evict_oldest
 from .engine import new_game
-from .errors import ArgumentError, PlayerCountError, TtrError, printable
+from .errors import ArgumentError, PlayerCountError, TtrError, printable, show, what
+from .playout import Playout
 from .plugin_manager import game_rules, resolve_variants
 from .state import GameState, PendingKind
 from .views import (
     PlayerView,
-    SeatView,
     check_seat_argument,
+    known_shown,
     non_seat_owners,
     offer_seen,
     player_view,
 )
 
-__all__ = ["ObservationEncoder", "ObservationError", "encoder_for_view", "observation_encoder"]
+__all__ = [
+    "ObservationEncoder",
+    "ObservationError",
+    "ObservationTracker",
+    "encoder_for_view",
+    "observation_encoder",
+]
 
 #: The core's decision kinds, in the order of the ``pending[...]`` one-hot.
 CORE_KINDS: tuple[str, ...] = tuple(str(kind) for kind in PendingKind)
@@ -156,11 +178,32 @@ def _is_number(value: object) -> bool:
 
 
 class _Layout:
-    """What one encoder's :meth:`~ObservationEncoder.encode` reads of its board on
-    every call, worked out once (the divisors stay the same ints, so every
-    number comes out bit for bit as the plain formula gives it)."""
+    """Where each part of one configuration's vector starts, and what its
+    numbers are scaled by, worked out once per encoder; with each part's
+    numbers (the divisors stay the same ints, so every number comes out bit
+    for bit as the plain formula gives it).
+
+    A part is a *row* (its numbers, at a fixed place) or a set of *ones*
+    (the places that hold 1.0; every other place of that part holds 0.0).
+    The encoder writes every part into a zeroed list; the
+    :class:`ObservationTracker` writes again only the parts whose inputs
+    changed, and of those only the numbers that changed.
+    """
 
     __slots__ = (
+        "at_display",
+        "at_ending",
+        "at_hand",
+        "at_held",
+        "at_keep",
+        "at_move",
+        "at_over",
+        "at_pending",
+        "at_piles",
+        "at_routes",
+        "at_seats",
+        "at_ticket_discard",
+        "at_variants",
         "cars",
         "deck",
         "display_scale",
@@ -168,18 +211,24 @@ class _Layout:
         "kind_slot",
         "kinds",
         "offer_scale",
+        "per_seat",
+        "players",
         "routes",
         "score_scale",
+        "ticket_scale",
         "tickets",
         "total_cards",
+        "width",
     )
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, players: int) -> None:
         rules = board.rules
-        self.kinds = len(board.card_names)
+        n = self.players = players
+        kinds = self.kinds = len(board.card_names)
         #: Each card's count in the game, ``or 1`` (a divisor).
         self.deck: tuple[int, ...] = tuple(count or 1 for count in board.deck)
-        self.tickets = len(board.tickets)
+        tickets = self.tickets = len(board.tickets)
+        self.ticket_scale = tickets or 1
         self.total_cards = board.total_cards or 1
         self.offer_scale = max(rules.start_tickets_dealt, rules.draw_tickets, 1)
         self.index: dict[str, int] = {name: i for i, name in enumerate(board.card_names)}
@@ -189,14 +238,110 @@ class _Layout:
         self.routes = len(board.routes)
         #: A pending kind's slot in the ``pending[...]`` one-hot (others: the last).
         self.kind_slot: dict[str, int] = {kind: i for i, kind in enumerate(CORE_KINDS)}
+        # Where each part starts (the order of the module's table).
+        self.at_move = n
+        self.at_pending = 2 * n
+        self.at_over = self.at_pending + len(CORE_KINDS) + 1
+        self.at_hand = self.at_over + 1
+        self.at_held = self.at_hand + kinds
+        self.at_keep = self.at_held + 2 * tickets  # my_ticket, offered, then min_keep
+        self.at_display = self.at_keep + 2
+        self.at_piles = self.at_display + kinds
+        self.at_ticket_discard = self.at_piles + 4
+        self.at_seats = self.at_ticket_discard + tickets
+        self.per_seat = 4 + kinds
+        self.at_routes = self.at_seats + n * self.per_seat
+        #: A route's owner columns: one per seat (relative), then ``other``.
+        self.width = n + 1
+        self.at_ending = self.at_routes + self.routes * self.width
+        self.at_variants = self.at_ending + 4
 
+    def header_ones(
+        self, viewer: int, current: int | None, pending: str | None, over: bool
+    ) -> list[int]:
+        """``seat``, ``to_move``, ``pending`` and ``is_over`` (ones)."""
+        ones = [viewer]
+        if current is not None and not over:
+            ones.append(self.at_move + (current - viewer) % self.players)
+        if pending is not None:
+            ones.append(self.at_pending + self.kind_slot.get(pending, len(CORE_KINDS)))
+        if over:
+            ones.append(self.at_over)
+        return ones
 
-#: A seat's known cards when it knows none (read only).
-_NONE_KNOWN: Mapping[str, int] = MappingProxyType({})
+    def hand_row(self, hand: Sequence[int]) -> list[float]:
+        """``hand``: the viewer's own cards (a row at ``at_hand``)."""
+        deck = self.deck
+        return [count / deck[card] for card, count in enumerate(hand)]
+
+    def ticket_ones(self, held: Sequence[int], offered: Sequence[int]) -> list[int]:
+        """``my_ticket`` and ``offered`` (ones)."""
+        at = self.at_held
+        tickets = self.tickets
+        return [at + ticket for ticket in held] + [at + tickets + ticket for ticket in offered]
+
+    def keep_row(self, min_keep: int, offer_size: int) -> list[float]:
+        """``min_keep`` and ``offer_size`` (a row at ``at_keep``)."""
+        return [min_keep / self.offer_scale, offer_size / self.offer_scale]
+
+    def display_row(self, display: Sequence[int]) -> list[float]:
+        """``display``: the face-up cards' kinds (a row at ``at_display``)."""
+        row = [0.0] * self.kinds
+        step = 1.0 / self.display_scale
+        for card in display:
+            row[card] += step
+        return row
+
+    def piles_row(self, piles: tuple[int, int, int, int]) -> list[float]:
+        """The piles' sizes (a row at ``at_piles``)."""
+        deck_size, discard_size, ticket_deck_size, ticket_discard_size = piles
+        return [
+            deck_size / self.total_cards,
+            discard_size / self.total_cards,
+            ticket_deck_size / self.ticket_scale,
+            ticket_discard_size / self.ticket_scale,
+        ]
+
+    def ticket_discard_ones(self, ticket_discard: Sequence[int]) -> list[int]:
+        """``ticket_discard`` (ones)."""
+        at = self.at_ticket_discard
+        return [at + ticket for ticket in ticket_discard]
+
+    def seat_row(
+        self, cars: int, hand_size: int, held: int, score: int, known: Sequence[int]
+    ) -> list[float]:
+        """One seat's ``seat[+k]...`` numbers (a row at ``at_seats + k * per_seat``);
+        ``known`` is what the view shows of its hand, card by card."""
+        deck = self.deck
+        row = [
+            cars / self.cars,
+            hand_size / self.total_cards,
+            held / self.ticket_scale,
+            score / self.score_scale,
+        ]
+        row += [count / deck[card] for card, count in enumerate(known)]
+        row += [0.0] * (self.per_seat - len(row))  # no card known: none shown
+        return row
+
+    def cell(self, route: int, column: int) -> int:
+        """Where ``route[r].owner[column]`` is (column ``players``: ``other``)."""
+        return self.at_routes + route * self.width + column
+
+    def ending_row(self, ending: tuple[int, int, int]) -> list[float]:
+        """``final_round``, ``final_turns``, ``turn`` and ``passes`` (a row at ``at_ending``)."""
+        n = self.players
+        final, turn, passes = ending
+        return [
+            1.0 if final >= 0 else 0.0,
+            max(final, 0) / n,
+            turn / (2 * n * self.cars),
+            passes / n,
+        ]
+
 
 #: One seat as the layout reads it: (seat, cars, hand size, tickets held,
-#: score, known cards by name, routes).
-_Seat = tuple[int, int, int, int, int, Mapping[str, int], tuple[int, ...]]
+#: score, the known cards shown card by card (``()``: none), routes).
+_Seat = tuple[int, int, int, int, int, Sequence[int], tuple[int, ...]]
 
 
 @attrs.frozen(eq=False)
@@ -224,7 +369,7 @@ class ObservationEncoder:
 
     @_layout.default
     def _make_layout(self) -> _Layout:
-        return _Layout(self.board)
+        return _Layout(self.board, self.players)
 
     def encode(self, view: PlayerView) -> list[float]:
         """The observation vector of ``view`` (a list of ``size`` floats).
@@ -265,7 +410,15 @@ class ObservationEncoder:
             (view.deck_size, view.discard_size, view.ticket_deck_size, view.ticket_discard_size),
             view.ticket_discard,
             [
-                (s.seat, s.cars, s.hand_size, s.tickets_held, s.score, s.known, s.routes)
+                (
+                    s.seat,
+                    s.cars,
+                    s.hand_size,
+                    s.tickets_held,
+                    s.score,
+                    self._known_by_card(s.known),
+                    s.routes,
+                )
                 for s in view.seats
             ],
             [other.routes for other in view.others],
@@ -298,8 +451,6 @@ class ObservationEncoder:
             return self.encode(player_view(state, seat))
         pending = state.pending
         offered, min_keep = offer_seen(state, seat)
-        names = board.card_names
-        known = SeatView._known
         me = state.players[seat]
         return self._write(
             seat,
@@ -327,7 +478,7 @@ class ObservationEncoder:
                     len(p.tickets),
                     p.score,
                     # The view's rule; no card known (all 0, the usual case): nothing shown.
-                    known(p.known, p.hand.counts, names) if any(p.known) else _NONE_KNOWN,
+                    known_shown(p.known, p.hand.counts) if any(p.known) else (),
                     p.routes,
                 )
                 for number, p in enumerate(state.players)
@@ -336,6 +487,11 @@ class ObservationEncoder:
             (state.final_turns, state.turn, state.passes),
             rules.run_player_view(state, seat) if rules.player_view else {},
         )
+
+    def tracker(self, seat: int) -> ObservationTracker:
+        """A new :class:`ObservationTracker` of seat ``seat``: this encoder's
+        vector of a playout's position, kept up to date step by step."""
+        return ObservationTracker(self, seat)
 
     def _write(
         self,
@@ -359,86 +515,47 @@ class ObservationEncoder:
         """The vector of what seat ``viewer`` sees, given field by field (the
         layout's one writer, for :meth:`encode` and :meth:`encode_state`)."""
         layout = self._layout
-        n = self.players
-        kinds = layout.kinds
-        deck = layout.deck
-        tickets = layout.tickets
-        ticket_scale = tickets or 1
-        total_cards = layout.total_cards
-        offer_scale = layout.offer_scale
-        index = layout.index
         out: list[float] = [0.0] * self.size
-        at = 0
-
-        out[at + viewer] = 1.0
-        at += n
-        if current is not None and not is_over:
-            out[at + (current - viewer) % n] = 1.0
-        at += n
-        if pending is not None:
-            out[at + layout.kind_slot.get(pending, len(CORE_KINDS))] = 1.0
-        at += len(CORE_KINDS) + 1
-        out[at] = 1.0 if is_over else 0.0
-        at += 1
-
-        for card, count in enumerate(hand):
-            out[at + card] = count / deck[card]
-        at += kinds
-        for ticket in tickets_held:
-            out[at + ticket] = 1.0
-        at += tickets
-        for ticket in offered:
-            out[at + ticket] = 1.0
-        at += tickets
-        out[at] = min_keep / offer_scale
-        out[at + 1] = offer_size / offer_scale
-        at += 2
-        step = 1.0 / layout.display_scale
-        for card in display:
-            out[at + card] += step
-        at += kinds
-        deck_size, discard_size, ticket_deck_size, ticket_discard_size = piles
-        out[at] = deck_size / total_cards
-        out[at + 1] = discard_size / total_cards
-        out[at + 2] = ticket_deck_size / ticket_scale
-        out[at + 3] = ticket_discard_size / ticket_scale
-        at += 4
-        for ticket in ticket_discard:
-            out[at + ticket] = 1.0
-        at += tickets
-
-        cars = layout.cars
-        score_scale = layout.score_scale
-        per_seat = 4 + kinds
+        for at in layout.header_ones(viewer, current, pending, is_over):
+            out[at] = 1.0
+        _put(out, layout.at_hand, layout.hand_row(hand))
+        for at in layout.ticket_ones(tickets_held, offered):
+            out[at] = 1.0
+        _put(out, layout.at_keep, layout.keep_row(min_keep, offer_size))
+        _put(out, layout.at_display, layout.display_row(display))
+        _put(out, layout.at_piles, layout.piles_row(piles))
+        for at in layout.ticket_discard_ones(ticket_discard):
+            out[at] = 1.0
+        n = self.players
         for k in range(n):
-            _, seat_cars, hand_size, held, score, known, _ = seats[(viewer + k) % n]
-            base = at + k * per_seat
-            out[base] = seat_cars / cars
-            out[base + 1] = hand_size / total_cards
-            out[base + 2] = held / ticket_scale
-            out[base + 3] = score / score_scale
-            for name, count in known.items():
-                card = index[name]
-                out[base + 4 + card] = count / deck[card]
-        at += n * per_seat
-
-        width = n + 1
+            _, cars, hand_size, held, score, known, _ = seats[(viewer + k) % n]
+            row = layout.seat_row(cars, hand_size, held, score, known)
+            _put(out, layout.at_seats + k * layout.per_seat, row)
+        cell = layout.cell
         for seat in seats:
             column = (seat[0] - viewer) % n
             for route in seat[6]:
-                out[at + route * width + column] = 1.0
+                out[cell(route, column)] = 1.0
         for routes in others:
             for route in routes:
-                out[at + route * width + n] = 1.0
-        at += layout.routes * width
+                out[cell(route, n)] = 1.0
+        _put(out, layout.at_ending, layout.ending_row(ending))
+        _put(out, layout.at_variants, self._variant_row(variant_values))
+        return out
 
-        final, turn, passes = ending
-        out[at] = 1.0 if final >= 0 else 0.0
-        out[at + 1] = max(final, 0) / n
-        out[at + 2] = turn / (2 * n * cars)
-        out[at + 3] = passes / n
-        at += 4
+    def _known_by_card(self, known: Mapping[str, int]) -> list[int]:
+        """A view's known cards (by name) card by card."""
+        counts = [0] * self._layout.kinds
+        index = self._layout.index
+        for name, count in known.items():
+            counts[index[name]] = count
+        return counts
 
+    def _variant_row(self, variant_values: Mapping[str, Any]) -> list[float]:
+        """``variant:KEY``: the variant state the view shows, as the first view's
+        shape fixed it (:class:`ObservationError` for another shape); a row at
+        ``at_variants``."""
+        row: list[float] = []
         for key, length, scale in self._variant_slots:
             if key not in variant_values:
                 raise ObservationError(
@@ -452,8 +569,7 @@ class ObservationEncoder:
                         f"variant state {key!r} is {value!r}; the configuration's first view "
                         "had a number there"
                     )
-                out[at] = float(value) / scale
-                at += 1
+                row.append(float(value) / scale)
             else:
                 if (
                     not isinstance(value, tuple)
@@ -464,11 +580,290 @@ class ObservationEncoder:
                         f"variant state {key!r} is {value!r}; the configuration's first view "
                         f"had a tuple of {length} numbers there"
                     )
-                for i, v in enumerate(value):
-                    out[at + i] = float(v) / scale
-                at += length
-        assert at == self.size
-        return out
+                row += [float(v) / scale for v in value]
+        return row
+
+
+def _put(out: list[float], at: int, row: list[float]) -> None:
+    """Write ``row`` into ``out`` from ``at`` on (never changing its length)."""
+    out[at : at + len(row)] = row
+
+
+class ObservationTracker:
+    """Seat ``seat``'s observation vector of a :class:`~ttr_core.Playout`'s
+    position, kept up to date: what the adapters observe every step. Made by
+    :meth:`ObservationEncoder.tracker`.
+
+    :meth:`update` reads the playout's working state, without building a
+    frozen state (unless a variant shows state through its view hook, or
+    declares an owner that is no seat: those are asked of a snapshot, as the
+    view asks them). It compares each part's inputs with those it last wrote
+    the part from, and writes again only the numbers of the parts that
+    changed: a card drawn rewrites the hand, the display and two seats'
+    counts, not the tickets or the routes; a claim writes the claimed
+    route's cell, not every route's. After it:
+
+    - ``values`` is ``encoder.encode_state(play.snapshot(), seat)``, number
+      for number (``tests/test_observation_tracker.py`` checks it on every
+      seat of thousands of positions, through jumps between games);
+    - ``vector`` holds the same numbers as 32-bit floats, an
+      ``array.array('f')`` changed in place (``numpy.frombuffer(tracker.vector,
+      numpy.float32)`` views it without a copy).
+
+    A tracker follows any playout of its configuration, one position or one
+    game after another: it compares the position's content, not its
+    history. A playout of another configuration raises
+    :class:`ObservationError` as :meth:`ObservationEncoder.encode_state`
+    does. Like a playout it is mutable: one per thread.
+    """
+
+    __slots__ = (
+        "_columns",
+        "_display",
+        "_ending",
+        "_layout",
+        "_others",
+        "_pending",
+        "_piles",
+        "_rules",
+        "_seats",
+        "_sets",
+        "_ticket_discard",
+        "_tickets",
+        "_variants",
+        "encoder",
+        "seat",
+        "values",
+        "vector",
+    )
+
+    def __init__(self, encoder: ObservationEncoder, seat: int) -> None:
+        if not isinstance(encoder, ObservationEncoder):
+            raise ArgumentError(
+                f"encoder must be a ttr_core.observation.ObservationEncoder, not {what(encoder)}"
+            )
+        players = encoder.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ArgumentError(f"seat must be a seat from 0 to {players - 1}, not {show(seat)}")
+        self.encoder = encoder
+        self.seat = seat
+        self._layout = encoder._layout
+        #: The vector's numbers (floats, as ``encode_state`` gives them).
+        self.values: list[float] = [0.0] * encoder.size
+        #: The same numbers as 32-bit floats, changed in place.
+        self.vector = array.array("f", self.values)
+        # What each part was last written from: see _forget.
+        self._rules: object
+        self._pending: object
+        self._tickets: object
+        self._display: object
+        self._piles: object
+        self._ticket_discard: object
+        self._seats: list[object]
+        self._ending: object
+        self._variants: object
+        self._sets: list[list[int]]
+        self._columns: list[tuple[int, ...]]
+        self._others: frozenset[int]
+        self._forget()
+
+    def _forget(self) -> None:
+        """Forget what every part was written from, so the next update writes
+        every part (a sentinel no input equals), and zero the numbers."""
+        unset = _UNSET
+        self._rules = self._pending = self._tickets = self._display = unset
+        self._piles = self._ticket_discard = self._ending = self._variants = unset
+        self._seats = [unset] * self.encoder.players
+        #: The ones of the header, tickets and ticket-discard parts.
+        self._sets = [[], [], []]
+        #: The routes written in each seat's owner column, and in ``other``.
+        self._columns = [()] * self.encoder.players
+        self._others = frozenset()
+        self.values[:] = [0.0] * len(self.values)
+        self.vector[:] = array.array("f", self.values)
+
+    def update(self, play: Playout) -> bool:
+        """Bring ``values`` and ``vector`` up to ``play``'s position; whether
+        any number changed."""
+        if not isinstance(play, Playout):
+            raise ArgumentError(f"play must be a ttr_core.Playout, not {what(play)}")
+        try:
+            return self._update(play)
+        except BaseException:
+            self._forget()  # a part may be half written: write every part next time
+            raise
+
+    def _update(self, play: Playout) -> bool:
+        work = play._check()  # read only: the kernel's working state
+        rules = work.rules
+        if rules is not self._rules:
+            self._accept(play)
+        layout = self._layout
+        viewer = self.seat
+        changed = False
+
+        pending = work.pending  # a frozen Pending: the same object, the same decision
+        over = work.termination is not None
+        key: Any = (pending, over)
+        if key != self._pending:
+            self._pending = key
+            kind = None if pending is None else str(pending.kind)
+            current = None if pending is None else pending.player
+            changed |= self._ones(0, layout.header_ones(viewer, current, kind, over))
+        parts = work.seats
+        part = parts[viewer]
+        held = work.players[viewer].tickets if part is None else part.tickets
+        key = (held, pending)
+        if key != self._tickets:
+            self._tickets = key
+            offered: Sequence[int] = ()
+            min_keep = 0
+            if pending is not None and pending.player == viewer:  # views.offer_seen's rule
+                offered, min_keep = pending.offered, pending.min_keep
+            size = 0 if pending is None else len(pending.offered)
+            changed |= self._ones(1, layout.ticket_ones(held, offered))
+            changed |= self._row(layout.at_keep, layout.keep_row(min_keep, size))
+        display = tuple(work.display)
+        if display != self._display:
+            self._display = display
+            shown = [card for card in display if card is not None]
+            changed |= self._row(layout.at_display, layout.display_row(shown))
+        ticket_discard = tuple(work.ticket_discard)
+        piles = (len(work.deck), sum(work.discard), len(work.ticket_deck), len(ticket_discard))
+        if piles != self._piles:
+            self._piles = piles
+            changed |= self._row(layout.at_piles, layout.piles_row(piles))
+        if ticket_discard != self._ticket_discard:
+            self._ticket_discard = ticket_discard
+            changed |= self._ones(2, layout.ticket_discard_ones(ticket_discard))
+
+        changed |= self._seat_rows(work)
+        changed |= self._owners(work, play)
+        key = (work.final_turns, work.turn, work.passes)
+        if key != self._ending:
+            self._ending = key
+            changed |= self._row(layout.at_ending, layout.ending_row(key))
+        if self.encoder._variant_slots:
+            values = rules.run_player_view(play.snapshot(), viewer) if rules.player_view else {}
+            if values != self._variants:
+                self._variants = values
+                changed |= self._row(layout.at_variants, self.encoder._variant_row(values))
+        return changed
+
+    # -- the parts ------------------------------------------------------------
+
+    def _row(self, at: int, row: list[float]) -> bool:
+        """Write a row part from ``at`` on; whether a number changed."""
+        end = at + len(row)
+        values = self.values
+        if values[at:end] == row:
+            return False
+        values[at:end] = row
+        self.vector[at:end] = array.array("f", row)
+        return True
+
+    def _ones(self, part: int, ones: list[int]) -> bool:
+        """Write a ones part (``part``: its index in ``_sets``); whether a number changed."""
+        sets = self._sets
+        before = sets[part]
+        if ones == before:
+            return False
+        values = self.values
+        vector = self.vector
+        for at in before:
+            values[at] = vector[at] = 0.0
+        for at in ones:
+            values[at] = vector[at] = 1.0
+        sets[part] = ones
+        return True
+
+    def _seat_rows(self, work: Any) -> bool:
+        """Each seat's counts: only the rows of seats whose counts changed
+        (the viewer's hand too)."""
+        layout = self._layout
+        n = layout.players
+        viewer = self.seat
+        written = self._seats
+        players = work.players
+        changed = False
+        for number, part in enumerate(work.seats):
+            if part is None:
+                p = players[number]
+                key = (p.hand.counts, p.tickets, p.cars, p.score, p.known)
+            else:
+                known = part.known
+                key = (
+                    tuple(part.counts),
+                    part.tickets,
+                    part.cars,
+                    part.score,
+                    tuple(known) if known else (),
+                )
+            if key == written[number]:
+                continue
+            written[number] = key
+            counts, tickets, cars, score, known = key
+            if number == viewer:
+                changed |= self._row(layout.at_hand, layout.hand_row(counts))
+            # The view's rule; no card known (all 0, the usual case): nothing shown.
+            shown = known_shown(known, counts) if any(known) else ()
+            row = layout.seat_row(cars, sum(counts), len(tickets), score, shown)
+            changed |= self._row(layout.at_seats + (number - viewer) % n * layout.per_seat, row)
+        return changed
+
+    def _owners(self, work: Any, play: Playout) -> bool:
+        """The routes' owner columns: only the cells of routes that changed hands."""
+        layout = self._layout
+        n = layout.players
+        viewer = self.seat
+        players = work.players
+        columns = self._columns
+        changed = False
+        for number, part in enumerate(work.seats):
+            routes = players[number].routes if part is None else part.routes
+            written = columns[number]
+            if routes != written:
+                columns[number] = routes
+                changed |= self._cells((number - viewer) % n, set(written), set(routes))
+        if work.rules.non_seat_owners:
+            others = frozenset(r for o in non_seat_owners(play.snapshot()) for r in o.routes)
+            if others != self._others:
+                changed |= self._cells(n, self._others, others)
+                self._others = others
+        return changed
+
+    def _cells(self, column: int, before: AbstractSet[int], now: AbstractSet[int]) -> bool:
+        """Owner column ``column``: the cells of routes no longer there cleared,
+        of routes new there set."""
+        cell = self._layout.cell
+        values = self.values
+        vector = self.vector
+        for route in before - now:
+            at = cell(route, column)
+            values[at] = vector[at] = 0.0
+        for route in now - before:
+            at = cell(route, column)
+            values[at] = vector[at] = 1.0
+        return before != now
+
+    def _accept(self, play: Playout) -> None:
+        """Check a playout of other rules against the encoder's configuration."""
+        encoder = self.encoder
+        work = play._work
+        rules = work.rules
+        if (
+            work.board is not encoder.board
+            or len(work.players) != encoder.players
+            or rules.variants != encoder.variants
+            or rules.options != encoder.options
+        ):
+            # The view's check gives the message.
+            encoder.encode(player_view(play.snapshot(), self.seat))
+        self._rules = rules
+
+
+#: What no part's inputs equal: the part is written at the next update.
+_UNSET = object()
 
 
 def _group(key: str) -> str:

@@ -64,7 +64,7 @@ from .board import Board
 from .engine import apply, new_game
 from .errors import ArgumentError, IllegalAction, Reason, show, what
 from .narrate import other_claims, predicate
-from .observation import observation_encoder
+from .observation import ObservationTracker, observation_encoder
 from .playout import Playout
 from .scoring import FinalScores, final_scores
 from .state import GameState
@@ -171,7 +171,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._play: Playout | None = None
         self._seeder: random.Random | None = None
         self._last_move: tuple[GameState, Action, GameState] | None = None
-        self._cache: dict[str, Observation] = {}
+        # Each seat's observation, kept up to date from the playout (only what changed).
+        self._eyes = [_Eyes(self.encoder.tracker(seat), self.space.size) for seat in range(players)]
+        #: Positions reached (the seats' observations say which one they show).
+        self._moves = 0
         # The legal ids of the position, in the playout's order (None: not worked out).
         self._ids: tuple[int, ...] | None = None
 
@@ -264,7 +267,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
             self._was_dead_step(action)
             return
         play = self._playout()
-        aid = _action_id(action, agent)
+        aid = action if type(action) is int else _action_id(action, agent)
         ids = self._legal_ids()
         if aid in ids:
             # The engine's own action object at that id's place in the legal list.
@@ -296,22 +299,23 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees now: its observation vector and its action mask."""
-        agent = self._agent(agent)
-        cached = self._cache.get(agent)
-        if cached is None:
-            cached = self._cache[agent] = self._encode(agent)
-        # Copies: a caller may change its arrays in place without touching the cache.
-        return {key: array.copy() for key, array in cached.items()}
+        eyes = self._eyes[self._seats[self._agent(agent)]]
+        if eyes.moves != self._moves:
+            self._look(eyes)
+        # Copies: a caller may change its arrays in place without touching the seat's own.
+        return {"observation": eyes.vector.copy(), "action_mask": eyes.mask.copy()}
 
-    def _encode(self, agent: str) -> Observation:
+    def _look(self, eyes: _Eyes) -> None:
+        """Bring a seat's vector and mask up to the position (only what changed)."""
         play = self._playout()
-        seat = self._seats[agent]
-        # encode_state is encode(player_view(state, seat)) without building the view.
-        vector = np.asarray(self.encoder.encode_state(play.snapshot(), seat), dtype=np.float32)
-        mask = np.zeros(self.space.size, dtype=np.int8)
-        if play.current_player == seat:
-            mask[list(self._legal_ids())] = 1
-        return {"observation": vector, "action_mask": mask}
+        eyes.tracker.update(play)  # the vector views the tracker's numbers
+        ids = self._legal_ids() if play.current_player == eyes.tracker.seat else ()
+        if ids != eyes.ids:
+            mask = eyes.mask
+            mask.fill(0)
+            mask[list(ids)] = 1
+            eyes.ids = ids
+        eyes.moves = self._moves
 
     def _legal_ids(self) -> tuple[int, ...]:
         """The ids of the playout's legal actions, in its order (``legal_action_ids``)."""
@@ -360,7 +364,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
 
     def _moved(self) -> None:
         """Forget what was worked out of the last position; select the seat to decide."""
-        self._cache.clear()
+        self._moves += 1
         self._ids = None
         seat = self._playout().current_player
         if seat is not None:
@@ -395,6 +399,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
                 "winners": names,
                 "termination": ended,
             }
+
+
+class _Eyes:
+    """One seat's observation: its tracker, the vector viewing the tracker's
+    numbers, its action mask and the ids the mask marks, and the position
+    (``raw_env._moves``) they show."""
+
+    __slots__ = ("ids", "mask", "moves", "tracker", "vector")
+
+    def __init__(self, tracker: ObservationTracker, actions: int) -> None:
+        self.tracker = tracker
+        self.vector: npt.NDArray[np.float32] = np.frombuffer(tracker.vector, dtype=np.float32)
+        self.mask: npt.NDArray[np.int8] = np.zeros(actions, dtype=np.int8)
+        self.ids: tuple[int, ...] = ()
+        self.moves = -1
 
 
 def _action_id(action: object, agent: str) -> int:

@@ -8,7 +8,7 @@ shown only as far as its plugin allows (hook ``ttr_player_view``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -44,13 +44,20 @@ class SeatView:
         if not known:
             return _NONE_KNOWN
         return FrozenMap(
-            (name, k if k < held else held)
-            for name, k, held in zip(names, known, hand, strict=False)
-            if k and held
+            (name, count)
+            for name, count in zip(names, known_shown(known, hand), strict=False)
+            if count
         )
 
 
 _NONE_KNOWN: Mapping[str, int] = FrozenMap()
+
+
+def known_shown(known: Sequence[int], hand: Sequence[int]) -> tuple[int, ...]:
+    """``PlayerState.known`` as every player sees it, card by card: never more
+    than the hand holds (0: nothing shown of that card). One rule for the view
+    (``SeatView.known``) and for the observation written without one."""
+    return tuple(k if k < held else held for k, held in zip(known, hand, strict=False))
 
 
 @attrs.frozen
