@@ -428,6 +428,39 @@ def test_bad_parameters_raise_typed_errors(params: dict[str, object], error: typ
     assert isinstance(caught.value, ttr_core.TtrError)
 
 
+def test_a_bad_configuration_is_refused_at_every_load() -> None:
+    # The configuration cache keeps only what was built: a refusal is not kept.
+    for _ in range(3):
+        with pytest.raises(ttr_core.PlayerCountError):
+            load(players=6)
+        with pytest.raises(ttr_core.OptionError):
+            load(options='{"attractions": {"points_per_attraction": "x"}}')
+    assert load(seed=1).num_players() == 2
+
+
+def test_games_of_one_configuration_share_what_it_builds(monkeypatch) -> None:
+    first = load(seed=1)
+    second = load(seed=2)
+    assert second.rules is first.rules
+    assert second.encoder is first.encoder
+    assert second.recall is first.recall
+    assert second.space is first.space
+    # Each game its own options (mutable dicts are never shared).
+    assert second._options == first._options
+    assert second._options is not first._options
+    # Seeds still deal their own games.
+    assert first._new_ttr_state(1) != second._new_ttr_state(2)
+    assert second.new_initial_state().ttr_state == ttr_core.new_game(
+        first.board, 2, seed=2, variants=first.rules.variants
+    )
+    # Another configuration builds its own, and the cache is bounded per board.
+    monkeypatch.setattr(tos, "CONFIGS_KEPT", 2)
+    for players, variants in ((3, "default"), (4, "default"), (2, "none")):
+        assert load(players=players, seed=1, variants=variants).rules is not first.rules
+    kept = [k for k in first.board.derived if type(k) is tuple and k and k[0] == "openspiel"]
+    assert len(kept) == 2
+
+
 def test_an_unknown_parameter_is_refused_by_openspiel() -> None:
     with pytest.raises(pyspiel.SpielError, match="colour"):
         pyspiel.load_game(tos.SHORT_NAME, {"colour": "red"})

@@ -44,7 +44,7 @@ from .action_ids import (
     rules_space,
 )
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import Board
+from .board import Board, derive, evict_oldest
 from .determinize import determinize
 from .engine import legal_actions, new_game
 from .errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantError
@@ -173,6 +173,34 @@ def _max_game_length(board: Board, players: int) -> int:
     return 2 * (moves + players * (moves + 1))
 
 
+#: Most game configurations kept per board (players, variants, options).
+CONFIGS_KEPT = 32
+
+
+class _Config:
+    """What a game configuration (board, players, the ``variants`` and
+    ``options`` parameters) gives every :class:`TtrGame` loaded with it: checked
+    and built once per configuration (``pyspiel.load_game`` is called once a
+    seed by many drivers), kept on the board. Never changed once built."""
+
+    __slots__ = ("encoder", "options", "recall", "rules", "space")
+
+    def __init__(self, board: Board, players: int, variants: str, options: str) -> None:
+        names = resolve_variants(board, _parse_variants(variants))
+        given = _parse_options(options)
+        # Check the whole configuration as new_game does (player count, options,
+        # the variants' own checks) before anything is built from it.
+        new_game(board, players, seed=0, variants=names, options=given)
+        rules = game_rules(board, players, names, given)
+        # Variant actions have ids only if their variants declare them (ttr_action_space).
+        check_all_numbered(rules, f"the OpenSpiel game {SHORT_NAME}")
+        self.rules = rules
+        self.options = given
+        self.space = rules_space(rules)
+        self.encoder = observation_encoder(board, players, names, given)
+        self.recall = _Recall(board, players)
+
+
 class TtrGame(pyspiel.Game):  # type: ignore[misc]
     """Ticket to Ride as an OpenSpiel game (see :mod:`ttr_core.openspiel`)."""
 
@@ -192,26 +220,26 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         if seed < -1:
             raise ArgumentError(f"parameter 'seed' must be -1 (a fresh deal) or >= 0, not {seed}")
         board = load_map(map_name)
-        names = resolve_variants(board, _parse_variants(given["variants"]))
-        options = _parse_options(given["options"])
-        # Check the whole configuration as new_game does (player count, options,
-        # the variants' own checks) before anything is built from it.
-        new_game(board, players, seed=0, variants=names, options=options)
-        rules = game_rules(board, players, names, options)
-        # Variant actions have ids only if their variants declare them (ttr_action_space).
-        check_all_numbered(rules, f"the OpenSpiel game {SHORT_NAME}")
-        space = rules_space(rules)
+        _parse_variants(given["variants"])  # their types checked: the key must hash
+        _parse_options(given["options"])
+        key = ("openspiel", players, given["variants"], given["options"])
+        config = derive(
+            board,
+            key,
+            lambda: _Config(board, players, given["variants"], given["options"]),
+            evict_oldest("openspiel", CONFIGS_KEPT),
+        )
         self.board: Board = board
         self.players: int = players
-        self.rules: GameRules = rules
-        self.space: ActionSpace = space
-        self.encoder: ObservationEncoder = observation_encoder(board, players, names, options)
+        self.rules: GameRules = config.rules
+        self.space: ActionSpace = config.space
+        self.encoder: ObservationEncoder = config.encoder
         self.map_param: str = map_name
         self.seed: int = seed
-        self._options = options
+        self._options = {variant: dict(values) for variant, values in config.options.items()}
         self._initial: _Core | None = None
         #: The layout of the information state's history part (history_features).
-        self.recall = _Recall(board, players)
+        self.recall = config.recall
         game_type = pyspiel.GameType(
             short_name=SHORT_NAME,
             long_name=GAME_TYPE.long_name,
@@ -229,7 +257,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
             parameter_specification=dict(PARAMETERS),
         )
         info = pyspiel.GameInfo(
-            num_distinct_actions=space.size,
+            num_distinct_actions=config.space.size,
             max_chance_outcomes=CHANCE_OUTCOMES,
             num_players=players,
             min_utility=-1.0 / (players - 1),
