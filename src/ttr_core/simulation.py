@@ -249,7 +249,9 @@ def play_game(
     while current is not None:
         seat = current
         legal = playout.legal_actions()
-        met.update(state_loopholes(work, legal))
+        found = state_loopholes(work, legal)
+        if found:  # rarely: Counter.update costs more than the look itself
+            met.update(found)
         try:
             if viewless[seat]:
                 action = uniform_choice(legal, rngs[seat])
