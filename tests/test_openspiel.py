@@ -11,6 +11,7 @@ import pickle
 import random
 import subprocess
 import sys
+import threading
 import warnings
 
 import numpy as np
@@ -459,6 +460,40 @@ def test_games_of_one_configuration_share_what_it_builds(monkeypatch) -> None:
         assert load(players=players, seed=1, variants=variants).rules is not first.rules
     kept = [k for k in first.board.derived if type(k) is tuple and k and k[0] == "openspiel"]
     assert len(kept) == 2
+
+
+@pytest.mark.usefixtures("busy_switching")
+def test_threads_loading_and_playing_one_configuration_see_what_one_thread_sees() -> None:
+    # A game per thread (OpenSpiel gives every state of a game one observer:
+    # docs/threads.md), one configuration: its checks, encoder and layouts are
+    # built once and shared, and each thread's trackers follow its own games.
+    failures: list[str] = []
+
+    def work(number: int) -> None:
+        rng = random.Random(number)
+        game = load(seed=number)
+        state = game.new_initial_state()
+        for step in range(120):
+            if state.is_terminal():
+                game = load(seed=number + 100 * step)
+                state = game.new_initial_state()
+            pure = state.ttr_state
+            for seat in range(2):
+                got = np.asarray(state.observation_tensor(seat), dtype=np.float32)
+                want = np.asarray(game.encoder.encode_state(pure, seat), dtype=np.float32)
+                if not np.array_equal(got, want):
+                    failures.append(f"thread {number} step {step} seat {seat}")
+            legal = state.legal_actions()
+            if legal != sorted(ttr_core.legal_action_ids(pure)):
+                failures.append(f"thread {number} step {step}: legal ids")
+            state.apply_action(rng.choice(legal))
+
+    threads = [threading.Thread(target=work, args=(number,)) for number in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
 
 
 def test_an_unknown_parameter_is_refused_by_openspiel() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -49,7 +50,7 @@ from .determinize import determinize
 from .engine import legal_actions, new_game
 from .errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantError
 from .maploader import load_map
-from .observation import ObservationEncoder, observation_encoder
+from .observation import ObservationEncoder, ObservationTracker, observation_encoder
 from .playout import Playout
 from .plugin_manager import GameRules, game_rules, resolve_variants
 from .scoring import FinalScores, final_scores, utilities
@@ -1162,13 +1163,36 @@ class _Observer:
         self.dict = {"observation": self.tensor[:size]}
         if perfect_recall:
             self.dict["history"] = self.tensor[size:]
+        # Each seat's vector kept up to date from the playouts it is asked of
+        # (a driver asks of one game's positions in turn: only what changed
+        # is written), made at the first use; with the NumPy view of each.
+        self.trackers: dict[int, tuple[ObservationTracker, npt.NDArray[np.float32]]] = {}
+        # OpenSpiel gives every state of a game one observer: threads playing
+        # states of one game share its trackers, which are mutable.
+        self.lock = threading.Lock()
 
     def set_from(self, state: TtrState, player: int) -> None:
         core = state._core
         if not core.dealt:
             self.tensor.fill(0.0)  # nothing dealt, nothing seen
             return
-        self.dict["observation"][:] = core.observation(self.encoder, player)
+        play = core.play
+        kept = core.seen.get(player)
+        if play is None or kept is not None or not 0 <= player < self.encoder.players:
+            # A deal not played yet (shared by every initial state), a vector
+            # worked out already, or a seat the encoder refuses (its error).
+            self.dict["observation"][:] = core.observation(self.encoder, player)
+        else:
+            with self.lock:
+                tracked = self.trackers.get(player)
+                if tracked is None:
+                    tracker = self.encoder.tracker(player)
+                    tracked = self.trackers[player] = (
+                        tracker,
+                        np.frombuffer(tracker.vector, dtype=np.float32),
+                    )
+                tracked[0].update(play)
+                self.dict["observation"][:] = tracked[1]
         if self.perfect_recall:
             _recall_vector(self.recall, core, player, self.dict["history"])
 
