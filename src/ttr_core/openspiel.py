@@ -377,6 +377,7 @@ class _Core:
         "seed_bytes",
         "seen",
         "sorted_ids",
+        "space",
         "start_hands",
         "to_move",
     )
@@ -400,6 +401,8 @@ class _Core:
         # observation vector.
         self.ids: tuple[int, ...] | None = None
         self.sorted_ids: list[int] | None = None
+        #: The game's action space (looked up at the first listing, then kept).
+        self.space: ActionSpace | None = None
         self.seen: dict[int, npt.NDArray[np.float32]] = {}
         #: OpenSpiel's current player: a seat, or chance before the deal, or terminal.
         self.to_move = _to_move(state)
@@ -439,7 +442,13 @@ class _Core:
         ids = self.ids
         if ids is None:
             play = self.play
-            ids = legal_action_ids(self.snapshot()) if play is None else _ids_of(play)
+            if play is None:
+                ids = legal_action_ids(self.snapshot())
+            else:
+                space = self.space
+                if space is None:
+                    space = self.space = rules_space(play._work.rules)
+                ids = ids_of_listed(space, play.legal_actions(), play.snapshot)
             self.ids = ids
         return ids
 
@@ -497,6 +506,7 @@ class _Core:
         twin.sorted_ids = self.sorted_ids
         twin.seen = self.seen
         twin.to_move = self.to_move
+        twin.space = self.space
         return twin
 
     @classmethod
@@ -690,11 +700,6 @@ def _to_move(state: GameState | None) -> int:
         return int(pyspiel.PlayerId.CHANCE)
     seat = state.current_player
     return _TERMINAL if seat is None else seat
-
-
-def _ids_of(play: Playout) -> tuple[int, ...]:
-    """``legal_action_ids`` of the playout's position, from its own action objects."""
-    return ids_of_listed(rules_space(play._work.rules), play.legal_actions(), play.snapshot)
 
 
 def _legal_by_id(state: GameState) -> dict[int, Action]:
