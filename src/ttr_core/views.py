@@ -57,7 +57,7 @@ def known_shown(known: Sequence[int], hand: Sequence[int]) -> tuple[int, ...]:
     """``PlayerState.known`` as every player sees it, card by card: never more
     than the hand holds (0: nothing shown of that card). One rule for the view
     (``SeatView.known``) and for the observation written without one."""
-    return tuple(k if k < held else held for k, held in zip(known, hand, strict=False))
+    return tuple(map(min, known, hand))  # card by card, as far as both go
 
 
 @attrs.frozen
