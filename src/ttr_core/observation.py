@@ -737,8 +737,9 @@ class ObservationTracker:
             self._ticket_discard = ticket_discard
             changed |= self._ones(2, layout.ticket_discard_ones(ticket_discard))
 
-        changed |= self._seat_rows(work)
-        changed |= self._owners(work, play)
+        changed |= self._seat_parts(work)
+        if rules.non_seat_owners:
+            changed |= self._other_owners(play)
         key = (work.final_turns, work.turn, work.passes)
         if key != self._ending:
             self._ending = key
@@ -777,19 +778,22 @@ class ObservationTracker:
         sets[part] = ones
         return True
 
-    def _seat_rows(self, work: Any) -> bool:
-        """Each seat's counts: only the rows of seats whose counts changed
-        (the viewer's hand too)."""
+    def _seat_parts(self, work: Any) -> bool:
+        """Each seat's counts and its owner column: only the rows of seats whose
+        counts changed (the viewer's hand too), and the cells of routes that
+        changed hands."""
         layout = self._layout
         n = layout.players
         viewer = self.seat
         written = self._seats
+        columns = self._columns
         players = work.players
         changed = False
         for number, part in enumerate(work.seats):
             if part is None:
                 p = players[number]
                 key = (p.hand.counts, p.tickets, p.cars, p.score, p.known)
+                routes = p.routes
             else:
                 known = part.known
                 key = (
@@ -799,6 +803,11 @@ class ObservationTracker:
                     part.score,
                     tuple(known) if known else (),
                 )
+                routes = part.routes
+            column = (number - viewer) % n
+            if routes != columns[number]:
+                changed |= self._cells(column, set(columns[number]), set(routes))
+                columns[number] = routes
             if key == written[number]:
                 continue
             written[number] = key
@@ -808,29 +817,19 @@ class ObservationTracker:
             # The view's rule; no card known (all 0, the usual case): nothing shown.
             shown = known_shown(known, counts) if any(known) else ()
             row = layout.seat_row(cars, sum(counts), len(tickets), score, shown)
-            changed |= self._row(layout.at_seats + (number - viewer) % n * layout.per_seat, row)
+            changed |= self._row(layout.at_seats + column * layout.per_seat, row)
         return changed
 
-    def _owners(self, work: Any, play: Playout) -> bool:
-        """The routes' owner columns: only the cells of routes that changed hands."""
-        layout = self._layout
-        n = layout.players
-        viewer = self.seat
-        players = work.players
-        columns = self._columns
-        changed = False
-        for number, part in enumerate(work.seats):
-            routes = players[number].routes if part is None else part.routes
-            written = columns[number]
-            if routes != written:
-                columns[number] = routes
-                changed |= self._cells((number - viewer) % n, set(written), set(routes))
-        if work.rules.non_seat_owners:
-            others = frozenset(r for o in non_seat_owners(play.snapshot()) for r in o.routes)
-            if others != self._others:
-                changed |= self._cells(n, self._others, others)
-                self._others = others
-        return changed
+    def _other_owners(self, play: Playout) -> bool:
+        """The ``other`` owner column: the routes of owners that are no seat
+        (as the view asks the variants for them, of a snapshot)."""
+        n = self._layout.players
+        others = frozenset(r for o in non_seat_owners(play.snapshot()) for r in o.routes)
+        if others == self._others:
+            return False
+        self._cells(n, self._others, others)
+        self._others = others
+        return True
 
     def _cells(self, column: int, before: AbstractSet[int], now: AbstractSet[int]) -> bool:
         """Owner column ``column``: the cells of routes no longer there cleared,
