@@ -9,7 +9,9 @@ two), and checks hidden information along more games. PettingZoo's
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -324,6 +326,32 @@ def test_a_public_action_changes_every_observation() -> None:
     base.step(ttr_core.action_id(state, claims[0]))
     for agent in base.possible_agents:
         assert not np.array_equal(base.observe(agent)["observation"], before[agent])
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_of_the_environment_plays_on_apart_and_the_same(how: str) -> None:
+    game = env("newyork", 2)
+    game.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(7):
+        mask = game.observe(game.agent_selection)["action_mask"]
+        game.step(int(rng.choice(np.flatnonzero(mask))))
+    twin = copy.deepcopy(game) if how == "deepcopy" else pickle.loads(pickle.dumps(game))
+    raw = twin.unwrapped
+    for _ in range(30):
+        agent = game.agent_selection
+        assert twin.agent_selection == agent
+        for other in game.possible_agents:
+            mine, theirs = game.observe(other), twin.observe(other)
+            assert np.array_equal(mine["observation"], theirs["observation"])
+            assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+            seat = raw._seats[other]
+            wanted = raw.encoder.encode_state(raw.game, seat)
+            assert np.array_equal(theirs["observation"], np.asarray(wanted, dtype=np.float32))
+        aid = int(rng.choice(np.flatnonzero(game.observe(agent)["action_mask"])))
+        game.step(aid)
+        twin.step(aid)
+    assert game.unwrapped.game == raw.game
 
 
 def test_changing_an_observation_in_place_changes_no_later_one() -> None:

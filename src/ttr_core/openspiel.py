@@ -1170,8 +1170,8 @@ class _Observer:
             self.dict["history"] = self.tensor[size:]
         # Each seat's vector kept up to date from the playouts it is asked of
         # (a driver asks of one game's positions in turn: only what changed
-        # is written), made at the first use; with the NumPy view of each.
-        self.trackers: dict[int, tuple[ObservationTracker, npt.NDArray[np.float32]]] = {}
+        # is written), made at the first use.
+        self.trackers: dict[int, ObservationTracker] = {}
         # OpenSpiel gives every state of a game one observer: threads playing
         # states of one game share its trackers, which are mutable.
         self.lock = threading.Lock()
@@ -1189,15 +1189,11 @@ class _Observer:
             self.dict["observation"][:] = core.observation(self.encoder, player)
         else:
             with self.lock:
-                tracked = self.trackers.get(player)
-                if tracked is None:
-                    tracker = self.encoder.tracker(player)
-                    tracked = self.trackers[player] = (
-                        tracker,
-                        np.frombuffer(tracker.vector, dtype=np.float32),
-                    )
-                tracked[0].update(play)
-                self.dict["observation"][:] = tracked[1]
+                tracker = self.trackers.get(player)
+                if tracker is None:
+                    tracker = self.trackers[player] = self.encoder.tracker(player)
+                tracker.update(play)
+                self.dict["observation"][:] = np.frombuffer(tracker.vector, dtype=np.float32)
         if self.perfect_recall:
             _recall_vector(self.recall, core, player, self.dict["history"])
 

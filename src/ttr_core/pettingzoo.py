@@ -303,12 +303,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         if eyes.moves != self._moves:
             self._look(eyes)
         # Copies: a caller may change its arrays in place without touching the seat's own.
-        return {"observation": eyes.vector.copy(), "action_mask": eyes.mask.copy()}
+        vector = np.frombuffer(eyes.tracker.vector, dtype=np.float32).copy()
+        return {"observation": vector, "action_mask": eyes.mask.copy()}
 
     def _look(self, eyes: _Eyes) -> None:
         """Bring a seat's vector and mask up to the position (only what changed)."""
         play = self._playout()
-        eyes.tracker.update(play)  # the vector views the tracker's numbers
+        eyes.tracker.update(play)
         ids = self._legal_ids() if play.current_player == eyes.tracker.seat else ()
         if ids != eyes.ids:
             mask = eyes.mask
@@ -402,15 +403,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
 
 
 class _Eyes:
-    """One seat's observation: its tracker, the vector viewing the tracker's
-    numbers, its action mask and the ids the mask marks, and the position
-    (``raw_env._moves``) they show."""
+    """One seat's observation: its tracker (whose numbers are the vector), its
+    action mask and the ids the mask marks, and the position
+    (``raw_env._moves``) they show. No NumPy view of the tracker's numbers is
+    kept: a copy of the environment (``copy.deepcopy``, pickle) would copy
+    the view apart from the numbers."""
 
-    __slots__ = ("ids", "mask", "moves", "tracker", "vector")
+    __slots__ = ("ids", "mask", "moves", "tracker")
 
     def __init__(self, tracker: ObservationTracker, actions: int) -> None:
         self.tracker = tracker
-        self.vector: npt.NDArray[np.float32] = np.frombuffer(tracker.vector, dtype=np.float32)
         self.mask: npt.NDArray[np.int8] = np.zeros(actions, dtype=np.int8)
         self.ids: tuple[int, ...] = ()
         self.moves = -1
