@@ -439,6 +439,26 @@ def test_a_bad_configuration_is_refused_at_every_load() -> None:
     assert load(seed=1).num_players() == 2
 
 
+class _Quiet:
+    """A variant that accepts every game and changes nothing."""
+
+    @ttr_core.hookimpl
+    def ttr_check_game(self, board: object, players: int, variants: object) -> str | None:
+        return None
+
+
+def test_a_variant_unregistered_since_the_last_load_is_refused() -> None:
+    ttr_core.register_variant("openspiel_quiet", _Quiet())
+    try:
+        game = load(variants="openspiel_quiet", seed=1)
+        assert "openspiel_quiet" in game.rules.variants
+        assert load(variants="openspiel_quiet", seed=2).rules is game.rules
+    finally:
+        ttr_core.unregister_variant("openspiel_quiet")
+    with pytest.raises(ttr_core.UnknownVariantError):
+        load(variants="openspiel_quiet", seed=3)
+
+
 def test_games_of_one_configuration_share_what_it_builds(monkeypatch) -> None:
     first = load(seed=1)
     second = load(seed=2)

@@ -223,6 +223,9 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         board = load_map(map_name)
         _parse_variants(given["variants"])  # their types checked: the key must hash
         _parse_options(given["options"])
+        # Kept on the board: load_map gives a new board once the variants
+        # change (its files are cached per plugins_generation), so a load
+        # after a variant is registered or unregistered sees it, as new_game does.
         key = ("openspiel", players, given["variants"], given["options"])
         config = derive(
             board,
