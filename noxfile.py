@@ -46,6 +46,7 @@ KERNEL_TESTS = [
     "tests/test_europe_stations.py",
     "tests/test_seat_and_ply.py",
     "tests/test_hostile_actions.py",
+    "tests/test_observation_tracker.py",  # reads the compiled playout's working state
 ]
 
 
