@@ -18,9 +18,10 @@ the same vector.
 :meth:`~ObservationEncoder.encode_state` gives the same vector from a state
 and a seat, ``encoder.encode_state(state, seat) == encoder.encode(player_view(state,
 seat))``, 1.5 to 1.7 times as fast: it reads of the state only what the view would
-show, without building the view (OpenSpiel's ``python_ttr`` uses it; a test
-compares the two on every seat of random games). The board's constants the
-vector is scaled by are worked out once per encoder.
+show, without building the view (OpenSpiel's ``python_ttr`` uses it for a
+deal not played yet; a test compares the two on every seat of random
+games). The board's constants the vector is scaled by are worked out once
+per encoder.
 
 An :class:`ObservationTracker` (``encoder.tracker(seat)``) keeps one seat's
 vector of a :class:`~ttr_core.Playout` up to date as the game is played:
@@ -28,7 +29,8 @@ each :meth:`~ObservationTracker.update` reads the playout's working state
 (no frozen state, no view) and writes again only the numbers of the parts
 whose inputs changed, into a list of floats and an ``array.array('f')``
 that NumPy can view without a copy. Its vector is ``encode_state``'s, number
-for number. The PettingZoo environment observes through one per seat::
+for number. The PettingZoo environment and OpenSpiel's observer observe
+through one per seat::
 
     play = Playout.new("newyork", 2, seed=1)
     tracker = encoder.tracker(0)
