@@ -178,6 +178,47 @@ def test_bad_arguments_are_typed_errors() -> None:
             tracker.update(junk)  # type: ignore[arg-type]
 
 
+class _ShapeChanges:
+    """A variant whose view value is a number, then a tuple for a while (a
+    shape the encoder refuses), then a number again."""
+
+    @ttr_core.hookimpl
+    def ttr_player_view(self, state: ttr_core.GameState, player: int) -> dict[str, object]:
+        return {"tracker_shape.x": (1, 2) if 3 <= state.ply < 6 else state.ply}
+
+
+def test_a_part_that_failed_is_written_again_at_the_next_update() -> None:
+    ttr_core.register_variant("tracker_shape", _ShapeChanges())
+    try:
+        play = Playout.new("newyork", 2, seed=3, variants=["tracker_shape"])
+        tracker = encoder_of(play).tracker(0)
+        while play.ply < 3:
+            check(tracker, play, f"ply {play.ply}")
+            play.apply(play.legal_actions()[0])
+        for _ in range(2):  # refused each time, as encode_state refuses it
+            with pytest.raises(ObservationError, match=r"tracker_shape\.x"):
+                tracker.update(play)
+            with pytest.raises(ObservationError, match=r"tracker_shape\.x"):
+                tracker.encoder.encode_state(play.snapshot(), 0)
+        while play.ply < 8:
+            play.apply(play.legal_actions()[0])
+            if play.ply >= 6:
+                check(tracker, play, f"ply {play.ply}, the shape right again")
+    finally:
+        ttr_core.unregister_variant("tracker_shape")
+
+
+def test_a_number_changed_by_its_caller_is_left_to_the_caller() -> None:
+    # values and vector are read only (the docstring says so); the tracker
+    # writes numbers only where its inputs changed.
+    play = Playout.new("newyork", 2, seed=3)
+    tracker = encoder_of(play).tracker(0)
+    tracker.update(play)
+    kept = list(tracker.values)
+    assert tracker.update(play) is False
+    assert tracker.values == kept
+
+
 class _AfterClaimBreaks:
     """A variant whose after-claim hook fails: the playout becomes unusable."""
 

@@ -543,6 +543,7 @@ class ObservationEncoder:
                 out[cell(route, n)] = 1.0
         _put(out, layout.at_ending, layout.ending_row(ending))
         _put(out, layout.at_variants, self._variant_row(variant_values))
+        assert len(out) == self.size  # every row as long as its part
         return out
 
     def _known_by_card(self, known: Mapping[str, int]) -> list[int]:
@@ -611,6 +612,10 @@ class ObservationTracker:
     - ``vector`` holds the same numbers as 32-bit floats, an
       ``array.array('f')`` changed in place (``numpy.frombuffer(tracker.vector,
       numpy.float32)`` views it without a copy).
+
+    Both are read only: the tracker writes a number only where its inputs
+    changed, so a number changed by its caller stays wrong. Copy them to
+    change them (the adapters hand out copies).
 
     A tracker follows any playout of its configuration, one position or one
     game after another: it compares the position's content, not its
@@ -707,17 +712,18 @@ class ObservationTracker:
         pending = work.pending  # a frozen Pending: the same object, the same decision
         over = work.termination is not None
         key: Any = (pending, over)
+        # Each part's inputs are noted once the part is written (a part whose
+        # writing raised is written again at the next update).
         if key != self._pending:
-            self._pending = key
             kind = None if pending is None else str(pending.kind)
             current = None if pending is None else pending.player
             changed |= self._ones(0, layout.header_ones(viewer, current, kind, over))
+            self._pending = key
         parts = work.seats
         part = parts[viewer]
         held = work.players[viewer].tickets if part is None else part.tickets
         key = (held, pending)
         if key != self._tickets:
-            self._tickets = key
             offered: Sequence[int] = ()
             min_keep = 0
             if pending is not None and pending.player == viewer:  # views.offer_seen's rule
@@ -725,32 +731,33 @@ class ObservationTracker:
             size = 0 if pending is None else len(pending.offered)
             changed |= self._ones(1, layout.ticket_ones(held, offered))
             changed |= self._row(layout.at_keep, layout.keep_row(min_keep, size))
+            self._tickets = key
         display = tuple(work.display)
         if display != self._display:
-            self._display = display
             shown = [card for card in display if card is not None]
             changed |= self._row(layout.at_display, layout.display_row(shown))
+            self._display = display
         ticket_discard = tuple(work.ticket_discard)
         piles = (len(work.deck), sum(work.discard), len(work.ticket_deck), len(ticket_discard))
         if piles != self._piles:
-            self._piles = piles
             changed |= self._row(layout.at_piles, layout.piles_row(piles))
+            self._piles = piles
         if ticket_discard != self._ticket_discard:
-            self._ticket_discard = ticket_discard
             changed |= self._ones(2, layout.ticket_discard_ones(ticket_discard))
+            self._ticket_discard = ticket_discard
 
         changed |= self._seat_parts(work)
         if rules.non_seat_owners:
             changed |= self._other_owners(play)
         key = (work.final_turns, work.turn, work.passes)
         if key != self._ending:
-            self._ending = key
             changed |= self._row(layout.at_ending, layout.ending_row(key))
+            self._ending = key
         if self.encoder._variant_slots:
             values = rules.run_player_view(play.snapshot(), viewer) if rules.player_view else {}
             if values != self._variants:
-                self._variants = values
                 changed |= self._row(layout.at_variants, self.encoder._variant_row(values))
+                self._variants = dict(values)  # a copy: a hook may hand out its own dict
         return changed
 
     # -- the parts ------------------------------------------------------------
@@ -812,7 +819,6 @@ class ObservationTracker:
                 columns[number] = routes
             if key == written[number]:
                 continue
-            written[number] = key
             counts, tickets, cars, score, known = key
             if number == viewer:
                 changed |= self._row(layout.at_hand, layout.hand_row(counts))
@@ -820,6 +826,7 @@ class ObservationTracker:
             shown = known_shown(known, counts) if any(known) else ()
             row = layout.seat_row(cars, sum(counts), len(tickets), score, shown)
             changed |= self._row(layout.at_seats + column * layout.per_seat, row)
+            written[number] = key
         return changed
 
     def _other_owners(self, play: Playout) -> bool:

@@ -222,7 +222,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
             raise ArgumentError(f"parameter 'seed' must be -1 (a fresh deal) or >= 0, not {seed}")
         board = load_map(map_name)
         _parse_variants(given["variants"])  # their types checked: the key must hash
-        _parse_options(given["options"])
+        options = _parse_options(given["options"])  # this game's own (never shared) dicts
         # Kept on the board: load_map gives a new board once the variants
         # change (its files are cached per plugins_generation), so a load
         # after a variant is registered or unregistered sees it, as new_game does.
@@ -240,7 +240,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         self.encoder: ObservationEncoder = config.encoder
         self.map_param: str = map_name
         self.seed: int = seed
-        self._options = {variant: dict(values) for variant, values in config.options.items()}
+        self._options = options
         self._initial: _Core | None = None
         #: The layout of the information state's history part (history_features).
         self.recall = config.recall
