@@ -139,7 +139,7 @@ from .board import Board, derive, evict_oldest
 from .engine import new_game
 from .errors import ArgumentError, PlayerCountError, TtrError, printable, show, what
 from .playout import Playout
-from .plugin_manager import game_rules, resolve_variants
+from .plugin_manager import GameRules, game_rules, resolve_variants
 from .state import GameState, PendingKind
 from .views import (
     PlayerView,
@@ -441,14 +441,8 @@ class ObservationEncoder:
         :class:`ObservationError` as :meth:`encode` does.
         """
         check_seat_argument(state, seat)
-        board = self.board
         rules = state.rules
-        if (
-            state.board is not board
-            or len(state.players) != self.players
-            or rules.variants != self.variants
-            or rules.options != self.options
-        ):
+        if not self._plays(state.board, len(state.players), rules):
             # The view's check gives the message.
             return self.encode(player_view(state, seat))
         pending = state.pending
@@ -488,6 +482,16 @@ class ObservationEncoder:
             [other.routes for other in non_seat_owners(state)],
             (state.final_turns, state.turn, state.passes),
             rules.run_player_view(state, seat) if rules.player_view else {},
+        )
+
+    def _plays(self, board: Board, players: int, rules: GameRules) -> bool:
+        """Whether a game of ``board`` with ``players`` seats and ``rules`` is of
+        this encoder's configuration (the same board object, not only its id)."""
+        return (
+            board is self.board
+            and players == self.players
+            and rules.variants == self.variants
+            and rules.options == self.options
         )
 
     def tracker(self, seat: int) -> ObservationTracker:
@@ -719,15 +723,12 @@ class ObservationTracker:
             current = None if pending is None else pending.player
             changed |= self._ones(0, layout.header_ones(viewer, current, kind, over))
             self._pending = key
-        parts = work.seats
-        part = parts[viewer]
-        held = work.players[viewer].tickets if part is None else part.tickets
+        part = work.seats[viewer]
+        assert part is not None  # a playout keeps every seat loaded (Work.keep_masks)
+        held = part.tickets
         key = (held, pending)
         if key != self._tickets:
-            offered: Sequence[int] = ()
-            min_keep = 0
-            if pending is not None and pending.player == viewer:  # views.offer_seen's rule
-                offered, min_keep = pending.offered, pending.min_keep
+            offered, min_keep = offer_seen(work, viewer)
             size = 0 if pending is None else len(pending.offered)
             changed |= self._ones(1, layout.ticket_ones(held, offered))
             changed |= self._row(layout.at_keep, layout.keep_row(min_keep, size))
@@ -796,23 +797,18 @@ class ObservationTracker:
         viewer = self.seat
         written = self._seats
         columns = self._columns
-        players = work.players
         changed = False
         for number, part in enumerate(work.seats):
-            if part is None:
-                p = players[number]
-                key = (p.hand.counts, p.tickets, p.cars, p.score, p.known)
-                routes = p.routes
-            else:
-                known = part.known
-                key = (
-                    tuple(part.counts),
-                    part.tickets,
-                    part.cars,
-                    part.score,
-                    tuple(known) if known else (),
-                )
-                routes = part.routes
+            assert part is not None  # a playout keeps every seat loaded (Work.keep_masks)
+            known = part.known
+            key = (
+                tuple(part.counts),
+                part.tickets,
+                part.cars,
+                part.score,
+                tuple(known) if known else (),
+            )
+            routes = part.routes
             column = (number - viewer) % n
             if routes != columns[number]:
                 changed |= self._cells(column, set(columns[number]), set(routes))
@@ -856,18 +852,11 @@ class ObservationTracker:
 
     def _accept(self, play: Playout) -> None:
         """Check a playout of other rules against the encoder's configuration."""
-        encoder = self.encoder
         work = play._work
-        rules = work.rules
-        if (
-            work.board is not encoder.board
-            or len(work.players) != encoder.players
-            or rules.variants != encoder.variants
-            or rules.options != encoder.options
-        ):
+        if not self.encoder._plays(work.board, len(work.players), work.rules):
             # The view's check gives the message.
-            encoder.encode(player_view(play.snapshot(), self.seat))
-        self._rules = rules
+            self.encoder.encode(player_view(play.snapshot(), self.seat))
+        self._rules = work.rules
 
 
 #: What no part's inputs equal: the part is written at the next update.

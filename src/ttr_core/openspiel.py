@@ -184,11 +184,16 @@ class _Config:
     and built once per configuration (``pyspiel.load_game`` is called once a
     seed by many drivers), kept on the board. Never changed once built."""
 
-    __slots__ = ("encoder", "options", "recall", "rules", "space")
+    __slots__ = ("encoder", "recall", "rules", "space")
 
-    def __init__(self, board: Board, players: int, variants: str, options: str) -> None:
-        names = resolve_variants(board, _parse_variants(variants))
-        given = _parse_options(options)
+    def __init__(
+        self,
+        board: Board,
+        players: int,
+        variants: tuple[str, ...] | None,
+        given: Mapping[str, Mapping[str, Any]],
+    ) -> None:
+        names = resolve_variants(board, variants)
         # Check the whole configuration as new_game does (player count, options,
         # the variants' own checks) before anything is built from it.
         new_game(board, players, seed=0, variants=names, options=given)
@@ -196,7 +201,6 @@ class _Config:
         # Variant actions have ids only if their variants declare them (ttr_action_space).
         check_all_numbered(rules, f"the OpenSpiel game {SHORT_NAME}")
         self.rules = rules
-        self.options = given
         self.space = rules_space(rules)
         self.encoder = observation_encoder(board, players, names, given)
         self.recall = _Recall(board, players)
@@ -221,7 +225,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         if seed < -1:
             raise ArgumentError(f"parameter 'seed' must be -1 (a fresh deal) or >= 0, not {seed}")
         board = load_map(map_name)
-        _parse_variants(given["variants"])  # their types checked: the key must hash
+        variants = _parse_variants(given["variants"])  # strings checked: the key must hash
         options = _parse_options(given["options"])  # this game's own (never shared) dicts
         # Kept on the board: load_map gives a new board once the variants
         # change (its files are cached per plugins_generation), so a load
@@ -230,7 +234,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         config = derive(
             board,
             key,
-            lambda: _Config(board, players, given["variants"], given["options"]),
+            lambda: _Config(board, players, variants, options),
             evict_oldest("openspiel", CONFIGS_KEPT),
         )
         self.board: Board = board

@@ -9,14 +9,14 @@ shown only as far as its plugin allows (hook ``ttr_player_view``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
 from .board import Board, FrozenMap
 from .errors import ArgumentError, show
 from .hookspecs import NonSeatOwner
-from .state import GameState, Hand, PlayerState, Termination, check_state
+from .state import GameState, Hand, Pending, PlayerState, Termination, check_state
 
 
 @attrs.frozen
@@ -230,11 +230,19 @@ def _display_names(
     return shown
 
 
-def offer_seen(state: GameState, player: int) -> tuple[tuple[int, ...], int]:
+class Deciding(Protocol):
+    """What :func:`offer_seen` reads: a :class:`GameState`, or the rules
+    kernel's working state (the observation tracker's)."""
+
+    @property
+    def pending(self) -> Pending | None: ...
+
+
+def offer_seen(state: Deciding, player: int) -> tuple[tuple[int, ...], int]:
     """The tickets on offer, and how many must be kept, as ``player`` sees them:
     only the seat that decides sees its offer (``((), 0)`` for any other seat,
     which sees only the offer's size: ``PlayerView.offer_size``). One rule for
-    the view and for the observation written without one."""
+    the view, the observation written without one and the tracker's."""
     pending = state.pending
     if pending is None or pending.player != player:
         return (), 0
