@@ -46,7 +46,7 @@ from .engine import apply
 from .errors import TtrError
 from .hookspecs import ActionPurpose, BuildsToken, ClaimsRoute, ClosesRoute
 from .plugin_manager import GameRules, game_rules
-from .scoring import END
+from .scoring import END, connected_pairs
 from .state import GameState
 from .ticketgen import shortest_spaces
 from .views import PlayerView
@@ -334,7 +334,9 @@ class Seen:
         if kept is not None and kept[0] == self.joined:
             self.root: list[int] = kept[1]
         else:
-            self.root = _components(g, self.joined)
+            # The core's union-find: the component (a root location) of each location.
+            ends = g.ends
+            self.root = connected_pairs(len(g.adjacency), [ends[r] for r in self.joined])
             keep["root"] = (self.joined, self.root)
         trigger = board.rules.end_trigger_cars
         self.last_turn = view.final_turns >= 0
@@ -459,22 +461,6 @@ class Seen:
         before: int = self.memo["before"]
         known[key] = after - before
         return after - before
-
-
-def _components(g: BoardGraph, routes: Collection[int]) -> list[int]:
-    """The component (a root location) of each location in the graph of ``routes``."""
-    parent = list(range(len(g.adjacency)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for route in routes:
-        a, b = g.ends[route]
-        parent[find(a)] = find(b)
-    return [find(x) for x in range(len(parent))]
 
 
 def _ticket_connections(view: PlayerView, rules: GameRules) -> frozenset[int]:
