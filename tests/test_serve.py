@@ -1,6 +1,7 @@
 """ttr serve through its HTTP API (Starlette's TestClient): whole games to the end,
 seat-bound and stale moves refused, nothing hidden in any answer, bounded store,
-the record and the replay, and the command without the extra (docs/serve.md)."""
+the record and the replay, and the command without the extra (docs/serve.md).
+tests/test_serve_security.py sends what other sites' pages would, to a running server."""
 
 from __future__ import annotations
 
@@ -26,8 +27,15 @@ from ttr_core.serve.app import MAX_BODY, create_app
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
+#: The TestClient's requests name ``Host: testserver``: allowed here only
+#: (the default allow-list is the loopback names).
+TEST_HOST = ["testserver"]
+JSON = {"Content-Type": "application/json"}
+
+
 def client(**defaults: Any) -> TestClient:
-    return TestClient(create_app(**defaults))
+    """A client of a new app; it keeps each game's seat cookie as a browser does."""
+    return TestClient(create_app(allowed_hosts=TEST_HOST, **defaults))
 
 
 def new_game(c: TestClient, **body: Any) -> str:
@@ -88,7 +96,7 @@ def test_whole_game_through_the_api(map_name: str) -> None:
     assert ttr_core.restore(record).is_over
     assert len(record.actions) == final["ply"]
     # The replay view: every step, with the line of its action.
-    made = c.post(f"/api/games/{game}/replay")
+    made = c.post(f"/api/games/{game}/replay", headers=JSON)
     assert made.status_code == 201
     replay = made.json()["replay"]
     step = c.get(f"/api/replays/{replay}?step=1").json()
@@ -107,15 +115,16 @@ def test_an_uploaded_record_replays() -> None:
     game = new_game(c)
     play_to_end(c, game)
     text = c.get(f"/api/games/{game}/record").text
-    made = c.post("/api/replays", content=text.encode())
+    lines = {"Content-Type": "application/x-ndjson"}
+    made = c.post("/api/replays", content=text.encode(), headers=lines)
     assert made.status_code == 201
     step = c.get(f"/api/replays/{made.json()['replay']}?step=0").json()
     assert step["line"] == "The set-up"
     # A changed record is refused (its integrity line), naming the line.
     forged = text.replace('"player":0', '"player":1', 1)
-    refused = c.post("/api/replays", content=forged.encode())
+    refused = c.post("/api/replays", content=forged.encode(), headers=lines)
     assert refused.status_code == 400 and refused.json()["error"] == "bad_data"
-    assert c.post("/api/replays", content=b"\xff\xfe").status_code == 400
+    assert c.post("/api/replays", content=b"\xff\xfe", headers=lines).status_code == 400
 
 
 def test_a_forged_seat_is_refused() -> None:
@@ -174,12 +183,12 @@ def test_refusals_are_json() -> None:
     assert c.post("/api/games", json={"players": 99}).status_code == 400
     assert c.post("/api/games", json={"bots": ["nobody"]}).json()["error"] == "unknown_bot"
     assert c.post("/api/games", json={"seed": 1}).status_code == 400
-    assert c.post("/api/games", content=b"{nope").json()["error"] == "bad_json"
+    assert c.post("/api/games", content=b"{nope", headers=JSON).json()["error"] == "bad_json"
     assert c.get("/api/games/nope").status_code == 404
     assert c.get("/api/replays/nope?step=0").status_code == 404
     game = new_game(c)
     big = b'{"ply": 0, "action": "' + b"x" * MAX_BODY + b'"}'
-    assert c.post(f"/api/games/{game}/moves", content=big).status_code == 413
+    assert c.post(f"/api/games/{game}/moves", content=big, headers=JSON).status_code == 413
     bad = c.post(f"/api/games/{game}/moves", json={"ply": 0, "action": {"type": "nope"}})
     assert bad.status_code == 400 and bad.json()["error"] == "bad_data"
     assert c.post(f"/api/games/{game}/moves", json={"ply": "0", "action": {}}).status_code == 400
@@ -193,6 +202,9 @@ def test_refusals_are_json() -> None:
 def test_the_store_is_bounded() -> None:
     store = serve_games.GameStore(max_games=2, seed=1)
     first, second = store.create({}), store.create({})
+    for game in (first, second):  # only finished games make room
+        with game.lock:
+            game.state = ttr_core.end_game(game.state, "abandoned")
     store.get(first.id)  # used last: the second game is the oldest now
     third = store.create({})
     assert store.get(first.id) is first and store.get(third.id) is third

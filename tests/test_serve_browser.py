@@ -1,10 +1,13 @@
 """ttr serve in a real headless Chromium (Playwright, driving Debian's ``chromium``):
 whole games played by clicks on New York and on Nederland with tolls, a reload
-mid-game that resumes, the save and the replay, and a screenshot of each
-built-in map (docs/serve.md). Skips only where no Chromium is found."""
+mid-game that resumes, the save, the replay and the upload of the record, a
+screenshot of each built-in map, and pages of other sites (another port of
+loopback, a DNS-rebinding name) refused with what the browser really sends
+(docs/serve.md). Skips only where no Chromium is found."""
 
 from __future__ import annotations
 
+import http.server
 import os
 import re
 import shutil
@@ -12,6 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +39,22 @@ pytestmark = [
 MAPS = ("newyork", "nederland", "usa", "amsterdam", "europe")
 #: Ready: the page shows a status it got from the server.
 READY = "document.body.dataset.state === 'ready'"
+#: A name the browser resolves to 127.0.0.1, as a DNS-rebinding domain would.
+REBINDING = "rebind.example"
+
+
+@dataclass
+class Served:
+    """The running app: its address and each request it answered (method, path,
+    status, the Origin and Sec-Fetch-Site the browser sent)."""
+
+    url: str
+    port: int
+    seen: list[tuple[str, str, int, str | None, str | None]] = field(default_factory=list)
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def served() -> Iterator[Served]:
     import uvicorn
 
     from ttr_core.serve.app import create_app
@@ -47,7 +63,32 @@ def server() -> Iterator[str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     app = create_app(seed=2024, bots=["route"])
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    found = Served(f"http://127.0.0.1:{port}", port)
+
+    async def noted(scope: Any, receive: Any, send: Any) -> None:
+        # What reached the server and what it answered, as the browser sent it.
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        headers = {name.decode(): value.decode() for name, value in scope["headers"]}
+        answered: list[int] = []
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                answered.append(message["status"])
+            await send(message)
+
+        await app(scope, receive, sending)
+        found.seen.append(
+            (
+                scope["method"],
+                scope["path"],
+                answered[0],
+                headers.get("origin"),
+                headers.get("sec-fetch-site"),
+            )
+        )
+
+    config = uvicorn.Config(noted, host="127.0.0.1", port=port, log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
@@ -55,9 +96,14 @@ def server() -> Iterator[str]:
     while not running.started:
         assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    yield found
     running.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(served: Served) -> str:
+    return served.url
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +113,8 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as playwright:
         # As root (a CI container) Chromium's sandbox cannot start.
         args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+        # A rebinding domain, without DNS: the browser resolves it to loopback.
+        args.append(f"--host-resolver-rules=MAP {REBINDING} 127.0.0.1")
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         yield launched
         launched.close()
@@ -169,6 +217,17 @@ def test_a_whole_game_by_clicks(server: str, page: Any, map_name: str) -> None:
     page.wait_for_function("document.body.dataset.step === '1' && " + READY)
     assert page.locator("#replay-line").inner_text().startswith("Player 1 kept tickets")
     assert page.locator("#replay-board svg g#route-0").count() == 1
+    # The saved record, uploaded on the start page, replays too.
+    page.goto(server + "/")
+    page.wait_for_function(READY)
+    page.set_input_files(
+        "#record-file",
+        files=[{"name": "game.jsonl", "mimeType": "text/plain", "buffer": saved.body()}],
+    )
+    page.click("#upload")
+    page.wait_for_url("**/replay/*")
+    page.wait_for_function("document.body.dataset.step === '0' && " + READY)
+    assert page.locator("#replay-line").inner_text() == "The set-up"
 
 
 def test_a_screenshot_of_each_map(server: str, page: Any, tmp_path: Path) -> None:
@@ -182,3 +241,67 @@ def test_a_screenshot_of_each_map(server: str, page: Any, tmp_path: Path) -> Non
         page.screenshot(path=str(picture))
         data = picture.read_bytes()
         assert data.startswith(b"\x89PNG") and len(data) > 20_000, map_name
+
+
+#: A hostile page: "simple" requests, which a browser sends without asking the
+#: server first, to make games, to move in the person's game (with the
+#: browser's cookies) and to read its status.
+HOSTILE = """<!doctype html><title>hostile</title><script>
+(async () => {
+  const simple = { method: "POST", mode: "no-cors", credentials: "include",
+                   headers: { "Content-Type": "text/plain" }, body: "{}" };
+  for (let i = 0; i < 3; i++) await fetch("TARGET/api/games", simple).catch(() => {});
+  await fetch("TARGET/api/games/GAME/moves", simple).catch(() => {});
+  await fetch("TARGET/api/games/GAME", { credentials: "include" }).catch(() => {});
+  document.title = "done";
+})();
+</script>"""
+
+
+def test_pages_of_other_sites_are_refused(served: Served, page: Any) -> None:
+    """Pages on another port of loopback (same-site at 127.0.0.1, cross-site at
+    localhost) reach the server: Chromium's protection of local addresses stops
+    only public sites. Each of their requests is refused, the person's game is
+    untouched; a DNS-rebinding name gets a 403 on the page and the API."""
+    start(page, served.url, "newyork")
+    game = page.url.rsplit("/", 1)[1]
+    at = ply(page)
+    html = HOSTILE.replace("TARGET", served.url).replace("GAME", game).encode()
+
+    class Hostile(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(html)))
+            self.end_headers()
+            self.wfile.write(html)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        hostile = page.context.new_page()
+        for origin, site in (
+            (f"http://127.0.0.1:{other.server_address[1]}", "same-site"),
+            (f"http://localhost:{other.server_address[1]}", "cross-site"),
+        ):
+            before = len(served.seen)
+            hostile.goto(origin + "/")
+            hostile.wait_for_function("document.title === 'done'")
+            theirs = [seen for seen in served.seen[before:] if seen[3] == origin]
+            assert len(theirs) == 5, served.seen[before:]
+            assert all(status == 403 and fetched == site for _, _, status, _, fetched in theirs)
+        hostile.close()
+    finally:
+        other.shutdown()
+    # The person's game: still theirs, at the same move.
+    page.reload()
+    page.wait_for_function(READY)
+    assert ply(page) == at and page.locator("#status").inner_text() == "Your turn"
+    # DNS rebinding: the browser thinks it is on rebind.example's own site.
+    rebound = f"http://{REBINDING}:{served.port}"
+    for path in ("/", f"/game/{game}", "/static/app.js", f"/api/games/{game}"):
+        answer = page.goto(rebound + path)
+        assert answer is not None and answer.status == 403, path

@@ -1,19 +1,22 @@
 """The ``ttr serve`` command: play against the bots in the browser (docs/serve.md).
 
 Importing this module imports neither Starlette nor uvicorn: without the
-``serve`` extra the command says what to install.
+``serve`` extra the command says what to install. The app answers only at the
+address it serves (``--host``, plus each ``--allow-host``); a ``--host`` other
+than a loopback address is warned of, since ttr serve has no accounts.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import sys
 from collections.abc import Sequence
 
 import ttr_core
 from ttr_core.agents import agent_names
 
-__all__ = ["INSTALL", "main"]
+__all__ = ["INSTALL", "host_warning", "main"]
 
 #: What to install when the ``serve`` extra is missing.
 INSTALL = (
@@ -30,7 +33,12 @@ def _parser() -> argparse.ArgumentParser:
         "a small web app on 127.0.0.1 (docs/serve.md). Games are kept in memory; "
         "a game's address resumes it after a reload.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; any other than loopback lets "
+        "anyone on the network play, with no accounts)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument(
         "--map", default="newyork", help="the map a new game offers first (default newyork)"
@@ -45,6 +53,14 @@ def _parser() -> argparse.ArgumentParser:
         "(default route)",
     )
     parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="also answer requests naming this address (the Host header): the name "
+        "others reach this machine by, or a tunnel's localhost:PORT; repeatable",
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -52,6 +68,50 @@ def _parser() -> argparse.ArgumentParser:
         "default: a fresh secret seed per game)",
     )
     return parser
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may resolve anywhere
+        return False
+
+
+def _wildcard(host: str) -> bool:
+    try:
+        return not host or ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        return False
+
+
+def host_warning(host: str) -> str | None:
+    """The warning printed for listening on ``host``, or ``None`` for a loopback
+    address (only this machine's own programs and pages reach it)."""
+    if _loopback(host):
+        return None
+    return (
+        f"ttr serve: warning: --host {host[:100]!r} is not a loopback address: anyone "
+        "on the network who can reach this machine can open ttr serve, start games "
+        "and play them. There are no accounts or passwords and the connection is "
+        "plain HTTP; use it only on a network you trust"
+        + (
+            " (and --allow-host NAME for each address others type to reach it)."
+            if _wildcard(host)
+            else "."
+        )
+    )
+
+
+def _allowed_hosts(host: str, more: Sequence[str]) -> list[str]:
+    """The Host names the app answers to: the loopback names when listening on
+    loopback or on every address, else the address listened on; then ``more``."""
+    if host in ("localhost", "127.0.0.1", "::1") or _wildcard(host):
+        from .app import LOOPBACK_HOSTS
+
+        return [*LOOPBACK_HOSTS, *more]
+    return [host, *more]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -88,7 +148,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print(INSTALL, file=sys.stderr)
         return 2
-    app = create_app(map=args.map, players=args.players, bots=bots, seed=args.seed)
-    print(f"ttr serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    try:
+        app = create_app(
+            allowed_hosts=_allowed_hosts(args.host, args.allow_host),
+            map=args.map,
+            players=args.players,
+            bots=bots,
+            seed=args.seed,
+        )
+    except ttr_core.ArgumentError as exc:  # a --host or --allow-host that is no host name
+        print(f"ttr serve: --host, --allow-host: {exc}", file=sys.stderr)
+        return 2
+    warning = host_warning(args.host)
+    if warning is not None:
+        print(warning, file=sys.stderr)
+    shown = "127.0.0.1" if _wildcard(args.host) else args.host
+    shown = f"[{shown}]" if ":" in shown else shown
+    print(f"ttr serve: open http://{shown}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

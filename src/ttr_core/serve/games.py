@@ -9,6 +9,12 @@ moves (``apply(state, action, seat=, expect_ply=)``), ``player_view``,
 (:mod:`ttr_core.serve.app`) calls :class:`GameStore` and answers what it
 returns.
 
+A game is held by the browser that made it: :attr:`Game.token` is a random
+secret the app sets as that browser's cookie, and :meth:`GameStore.seated`
+gives the game only to a request carrying it (the address alone gets the
+answer of a game that does not exist). A game still being played is never
+dropped for a new one: a full store refuses new games until one is over.
+
 What reaches the person is :func:`status`: a function of their seat's
 ``PlayerView``, their own legal moves, their own score sheet and the event
 lines told as their seat may know them. The game state (the seed, the
@@ -18,11 +24,12 @@ which holds the seed, is given only once the game is over.
 
 from __future__ import annotations
 
+import hmac
 import random
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -43,9 +50,11 @@ __all__ = [
     "status",
 ]
 
-#: Games kept at once; the one used longest ago makes room for a new one.
+#: Games kept at once. A new game takes the room of the finished game used
+#: longest ago; when every game kept is still being played, it is refused.
 MAX_GAMES = 100
-#: Replays kept at once (a replay holds every state of its game).
+#: Replays kept at once (a replay holds every state of its game); the one
+#: used longest ago makes room for a new one.
 MAX_REPLAYS = 16
 #: The largest record a person may upload for a replay (characters).
 MAX_RECORD = 2_000_000
@@ -54,6 +63,12 @@ MAX_RECORD = 2_000_000
 _MAX_BOT_MOVES = 20_000
 #: Width of the board picture, in pixels (the page scales it).
 _WIDTH = 1000
+#: Seat tokens looked at per request: a browser sends one per game path, a
+#: client may send a few; a request stuffed with cookies costs no more.
+_MAX_TOKENS = 8
+#: One answer for a game that does not exist and for one the request does not
+#: hold: the address alone tells nothing.
+_UNKNOWN_GAME = "no such game here (it may have ended long ago, or be another browser's)"
 
 
 class ServeError(Exception):
@@ -80,6 +95,9 @@ class Game:
     events: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
+    #: The secret that holds the person's seat (the browser's cookie): 256
+    #: random bits, compared in constant time by :meth:`GameStore.seated`.
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
 
 
 @dataclass(eq=False)
@@ -102,25 +120,43 @@ _H = TypeVar("_H", bound=_Held)
 
 class _Shelf(Generic[_H]):
     """At most ``size`` items by id, in memory, safe between threads: a new item
-    makes room by dropping the one used longest ago."""
+    makes room by dropping the ``evictable`` item used longest ago, and is
+    refused with ``full`` when no item may go."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(
+        self,
+        size: int,
+        *,
+        evictable: Callable[[_H], bool] = lambda held: True,
+        full: Callable[[], ServeError] | None = None,
+    ) -> None:
         self.size = size
+        self._evictable = evictable
+        self._full = full
         self._items: dict[str, _H] = {}
         self._lock = threading.Lock()  # guards the dict only, never held during a move
 
-    def put(self, item: _H) -> None:
+    def has_room(self) -> bool:
+        """Whether :meth:`put` would take a new item now (it may not a moment later)."""
         with self._lock:
-            while len(self._items) >= self.size:
-                oldest = min(self._items.values(), key=lambda held: held.used)
+            return len(self._items) < self.size or any(map(self._evictable, self._items.values()))
+
+    def put(self, item: _H) -> None:
+        """Keep ``item``; raises ``full()`` if room is needed and nothing may go."""
+        with self._lock:
+            while item.id not in self._items and len(self._items) >= self.size:
+                candidates = [held for held in self._items.values() if self._evictable(held)]
+                if not candidates:
+                    raise self._full() if self._full else ServeError(503, "full", "no room")
+                oldest = min(candidates, key=lambda held: held.used)
                 del self._items[oldest.id]
             self._items[item.id] = item
 
-    def get(self, item_id: str) -> _H | None:
-        """The item ``item_id`` (its use noted), or ``None``."""
+    def get(self, item_id: str, *, note_use: bool = True) -> _H | None:
+        """The item ``item_id`` (its use noted, unless ``note_use`` is false), or ``None``."""
         with self._lock:
             found = self._items.get(item_id)
-        if found is not None:
+        if found is not None and note_use:
             found.used = time.monotonic()
         return found
 
@@ -130,7 +166,13 @@ class GameStore:
 
     ``map``, ``players`` and ``bots`` are the defaults of a new game; ``seed``
     (for tests and pictures only) makes every game the same: without it each
-    game gets a fresh secret seed from ``new_game``.
+    game gets a fresh secret seed from ``new_game``. At most ``max_games``
+    games are kept, and never is a game still being played dropped for a new
+    one (:meth:`create` refuses instead); ``max_replays`` replays, the one used
+    longest ago dropped for a new one.
+
+    The methods that take a game id do not check who asks: the app first asks
+    :meth:`seated` with the request's seat token.
     """
 
     def __init__(
@@ -147,15 +189,32 @@ class GameStore:
         self.players = players
         self.bots = tuple(bots)
         self.seed = seed
-        self._games: _Shelf[Game] = _Shelf(max_games)
+        # A live game is someone's game in progress: a flood of new games must
+        # not end it (only finished games make room).
+        self._games: _Shelf[Game] = _Shelf(
+            max_games, evictable=lambda game: game.state.is_over, full=self._full
+        )
         self._replays: _Shelf[Replay] = _Shelf(max_replays)
+
+    def _full(self) -> ServeError:
+        # 503, not 429: the server is at capacity whoever asks, not a client
+        # asking too often; it lasts until a game is over or ttr serve restarts.
+        return ServeError(
+            503,
+            "too_many_games",
+            f"this server is holding {self._games.size} games still being played, "
+            "the most it keeps: finish one, or restart ttr serve (which ends them all)",
+        )
 
     # -- games ----------------------------------------------------------------
 
     def create(self, body: Any) -> Game:
         """A new game from ``{"map", "players", "bots"}`` (each optional): the
         person plays seat 0, the bots the others; bots move until it is the
-        person's turn."""
+        person's turn. A 503 :class:`ServeError` (``too_many_games``) when the
+        store is full of games still being played."""
+        if not self._games.has_room():  # before the bots' work; put checks again
+            raise self._full()
         if body is None:
             body = {}
         if not isinstance(body, dict) or not set(body) <= {"map", "players", "bots"}:
@@ -209,8 +268,22 @@ class GameStore:
         """The game ``game_id`` (a 404 :class:`ServeError` if there is none)."""
         game = self._games.get(game_id)
         if game is None:
-            raise ServeError(404, "unknown_game", "no such game (it may have ended long ago)")
+            raise ServeError(404, "unknown_game", _UNKNOWN_GAME)
         return game
+
+    def seated(self, game_id: str, tokens: Iterable[str]) -> Game:
+        """The game ``game_id`` if one of ``tokens`` (the seat tokens a request
+        carries) is its :attr:`Game.token`; otherwise the very 404 of a game
+        that does not exist, so that a game's address alone neither reaches it
+        nor tells whether it exists."""
+        game = self._games.get(game_id, note_use=False)
+        if game is not None:
+            secret = game.token.encode()
+            for _, token in zip(range(_MAX_TOKENS), tokens, strict=False):
+                # Constant time: the answer's timing tells nothing of the secret.
+                if hmac.compare_digest(token.encode("utf-8", "replace"), secret):
+                    return self.get(game_id)
+        raise ServeError(404, "unknown_game", _UNKNOWN_GAME)
 
     def status(self, game_id: str, *, board: bool = True) -> dict[str, Any]:
         """What the person may see of game ``game_id`` now (``board``: with the

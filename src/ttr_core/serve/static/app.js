@@ -16,12 +16,13 @@ function el(tag, attrs = {}, text = undefined) {
   return node;
 }
 
-async function api(method, url, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-    init.headers["Content-Type"] = typeof body === "string" ? "text/plain" : "application/json";
-  }
+// The server refuses a POST that does not say its body's type, body or not
+// (another site's page could send text/plain): JSON, or the JSON Lines of a
+// record. Same-origin credentials send the game's seat cookie.
+async function api(method, url, body, type = "application/json") {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (method !== "GET") init.headers["Content-Type"] = type;
+  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
   const response = await fetch(url, init);
   let data;
   try {
@@ -81,7 +82,7 @@ async function startPage() {
     const file = $("#record-file").files[0];
     if (!file) return;
     try {
-      const made = await api("POST", "/api/replays", await file.text());
+      const made = await api("POST", "/api/replays", await file.text(), "application/x-ndjson");
       location.assign(made.url);
     } catch (err) {
       $("#start-error").textContent = err.message || String(err);
