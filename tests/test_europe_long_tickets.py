@@ -84,18 +84,18 @@ def test_the_deal_differs_by_seed_and_takes_any_long_ticket() -> None:
 def test_unkept_long_ticket_boxed() -> None:
     state = _choose(_game(3), keep_long=False)
     longs = _longs(state)
-    # Seats kept their 3 regular tickets; the 3 long ones wait under the ticket
-    # deck until the first turn ends (no draw reaches them meanwhile).
+    # Seats kept their 3 regular tickets; the 3 long ones went to the box at
+    # once, each at its seat's choice (map rule start_returned = "box").
     assert all(len(p.tickets) == 3 and not longs & set(p.tickets) for p in state.players)
-    assert set(state.ticket_deck[-3:]) <= longs
-    assert len(state.boxed_tickets) == 3
+    assert set(state.boxed_tickets) == longs
+    assert not longs & set(state.ticket_deck)
     drawn = ttr_core.apply(state, DrawTickets(0))
     assert drawn.pending is not None and not longs & set(drawn.pending.offered)
     state = ttr_core.apply(drawn, KeepTickets(0, drawn.pending.offered[:1]))
     assert state.turn == 1
     assert set(state.boxed_tickets) == longs
     assert not longs & set(state.ticket_deck)
-    # Unkept regular tickets still go under the ticket deck.
+    # Tickets not kept from a later draw go under the ticket deck.
     assert state.ticket_deck[-2:] == drawn.pending.offered[1:]
     assert not check_state(state)
 
@@ -126,11 +126,12 @@ def test_long_tickets_never_drawn_later() -> None:
             pending = state.pending
             if pending is not None and pending.kind == "keep_tickets":
                 assert not _longs(state) & set(pending.offered)
-            if state.turn >= 1:
-                # From the end of the first turn the box never changes again.
+            # No long ticket is ever in the deck, from set-up on.
+            assert not _longs(state) & set(state.ticket_deck)
+            if not state.start_offers and (pending is None or pending.kind != "start_tickets"):
+                # Once the starting choices are made the box never changes again.
                 box = state.boxed_tickets if box is None else box
                 assert state.boxed_tickets == box
-                assert not _longs(state) & set(state.ticket_deck)
             for player in state.players:
                 assert sum(is_long(state.board, t) for t in player.tickets) <= 1
             assert sorted(ticket_places(state)) == list(range(46))
@@ -193,11 +194,12 @@ def test_unkept_and_undealt_ones_boxed_and_hidden_in_every_view_and_json() -> No
     assert ttr_core.from_json(ttr_core.to_json(state), GameState) == state
 
 
-def test_determinize_keeps_one_long_per_seat_and_a_box_of_long_ones() -> None:
+def test_determinize_keeps_one_long_per_seat_and_none_in_the_deck() -> None:
     """At every step of random games, each seat's view gives states (and reads
     back from JSON) dealt by the rule: the hidden offers of other seats re-dealt
-    (one long ticket per starting offer, none in a draw), the box long tickets
-    only, no seat two long tickets, none left in the deck after the first turn."""
+    (one long ticket per starting offer, none in a draw), the box as big as the
+    view says (the undealt long tickets at least), no seat two long tickets,
+    none in the deck."""
     hidden_offers = 0
     for seed in range(3):
         for step, now in enumerate(_play(_game(4, seed), seed, 80)):
@@ -222,9 +224,9 @@ def test_determinize_keeps_one_long_per_seat_and_a_box_of_long_ones() -> None:
                 hidden_offers += bool(dealt.start_offers) or (
                     pending.player != viewer and bool(pending.offered)
                 )
-                assert all(is_long(dealt.board, t) for t in dealt.boxed_tickets)
-                if dealt.turn > 0:
-                    assert not _longs(dealt) & set(dealt.ticket_deck)
+                assert len(dealt.boxed_tickets) == view.boxed_tickets_size
+                assert sum(is_long(dealt.board, t) for t in dealt.boxed_tickets) >= 2
+                assert not _longs(dealt) & set(dealt.ticket_deck)
                 assert not [v for v in check_state(dealt) if v.invariant.startswith(NAME)]
     assert hidden_offers >= 20
 

@@ -579,7 +579,7 @@ def test_unknown_keys_and_fields_suggest_the_closest() -> None:
         24,
         "[rules.tickets]",
         "unknown key 'draw_kept' (expected one of: deck, draw, draw_keep, returned, start_dealt, "
-        "start_keep); did you mean 'draw_keep'?",
+        "start_keep, start_returned); did you mean 'draw_keep'?",
     ) in found
     assert (
         36,

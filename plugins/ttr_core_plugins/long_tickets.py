@@ -8,20 +8,23 @@ a deck apart:
   the map's ``start_dealt`` (Europe: 1 long + 3 regular, keep at least 2,
   any mix). The long tickets nobody was dealt go to the box, face down, when
   the game is set up.
-* A long ticket a seat does not keep goes to the box too. The core puts the
-  unkept starting tickets under the ticket deck; this variant boxes the long
-  ones among them at the end of the first turn (hook ``ttr_between_turns``,
-  the first hook after the starting choices) — until then no draw can reach
-  them, since draws deal regular tickets only. Unkept regular tickets stay
-  under the deck, as the rules say.
+* Every starting ticket a seat does not keep, long or regular, goes to the
+  box at once. The map says so (``[rules.tickets] start_returned = "box"``)
+  and the core does it; a map using this variant without that rule is
+  refused, since an unkept long ticket must never reach the deck.
 * Every later ticket draw deals regular tickets only (the top ones of the
-  deck).
+  deck); those not kept go where the map's ``returned`` says (Europe: under
+  the deck).
 
 Boxed tickets are out of the game: no view shows them (only how many), no
-draw deals them again. ``determinize`` keeps the rule: the tickets a seat
-cannot see (other seats' tickets and hidden offers, the deck, the box) are
-re-dealt so that the box holds long tickets only, every starting offer one
-and every other seat at most one.
+draw deals them again. From set-up on, every long ticket is in a starting
+offer (one in each), in a seat's hands (at most one each) or in the box, and
+never in the ticket deck or its discard pile; the box holds regular tickets
+too once seats have put some away. ``determinize`` keeps the rule: the
+tickets a seat cannot see (other seats' tickets and hidden offers, the deck,
+the box) are re-dealt so that every starting offer holds one long ticket,
+every other seat at most one, the deck none, and the box the long tickets
+left with regular ones to make up its size.
 """
 
 from __future__ import annotations
@@ -65,6 +68,14 @@ def ttr_check_game(board: Board, players: int) -> str | None:
     wanted = players * max(board.rules.start_tickets_dealt - 1, 0)
     if regular < wanted:
         return f"the map has {regular} regular tickets, {wanted} are dealt at the start"
+    where = board.rules.start_returned_tickets
+    if where != "box":
+        # Unkept long tickets must leave play at once: in the deck a draw could deal them.
+        return (
+            f"the map {board.id!r} puts unkept starting tickets {where!r}: long tickets "
+            'need [rules.tickets] start_returned = "box" (every unkept starting ticket '
+            "to the box, as Europe's rules say)"
+        )
     return None
 
 
@@ -78,26 +89,18 @@ def ttr_deal_tickets(state: GameState, count: int, start: bool) -> Sequence[int]
         first = next((t for t in deck if t in longs), None)
         if first is not None:
             return [first, *regular[: want - 1]]
-    # A draw takes the top regular tickets; a long one only if nothing else is
-    # left (never after the first turn: the box has them all by then).
-    return [*regular, *(t for t in deck if t in longs)][:want]
-
-
-def _box_longs(state: GameState) -> GameState | None:
-    """Every long ticket on the ticket deck or its discard pile into the box."""
-    longs = long_ids(state.board)
-    loose = [t for t in (*state.ticket_deck, *state.ticket_discard) if t in longs]
-    return effects.box_tickets(state, loose) if loose else None
+    # A draw takes the top regular tickets (no long one is in the deck after
+    # set-up: the checks say so).
+    return regular[:want]
 
 
 @hookimpl
 def ttr_setup(state: GameState) -> GameState | None:
-    return _box_longs(state)  # the long tickets nobody was dealt
-
-
-@hookimpl
-def ttr_between_turns(state: GameState) -> GameState | None:
-    return _box_longs(state)  # the long tickets not kept at the start
+    """The long tickets nobody was dealt into the box (the unkept ones follow at
+    each seat's choice, by the map's ``start_returned``)."""
+    longs = long_ids(state.board)
+    loose = [t for t in (*state.ticket_deck, *state.ticket_discard) if t in longs]
+    return effects.box_tickets(state, loose) if loose else None
 
 
 @hookimpl
@@ -105,10 +108,10 @@ def ttr_determinize(state: GameState, view: PlayerView, rng: random.Random) -> G
     """Re-deal the tickets the viewer cannot see -- other seats' tickets, the
     starting offers still queued (a view shows their sizes only), another
     seat's offer waiting for its choice, the ticket deck and the box -- by the
-    rule: a starting offer holds one long ticket, a draw none, the box long
-    tickets only, each other seat at most one; the long tickets left go to
-    seats holding tickets or, during the first turn (returned ones wait there
-    until it ends), to the ticket deck."""
+    rule: a starting offer holds one long ticket, a draw none, the deck none;
+    each long ticket left goes to another seat holding tickets (one each) or
+    to the box, and regular tickets make up the box's size (the starting
+    tickets put away may be regular ones)."""
     longs = long_ids(state.board)
     others = [s for s in range(state.num_players) if s != view.viewer]
     pending = state.pending
@@ -122,24 +125,25 @@ def ttr_determinize(state: GameState, view: PlayerView, rng: random.Random) -> G
     regular = [t for t in hidden if t not in longs]
     rng.shuffle(long_pool)
     rng.shuffle(regular)
-    # Exactly one long ticket per starting offer, then the box; the rest where
-    # a long ticket may be.
+    # Exactly one long ticket per starting offer; the rest where a long ticket may be.
     offers = [[long_pool.pop()] if offer and long_pool else [] for offer in queued]
     starting = waiting is not None and waiting.kind == "start_tickets"
     first = [long_pool.pop()] if starting and waiting_offer and long_pool else []
-    box = [long_pool.pop() for _ in range(min(len(state.boxed_tickets), len(long_pool)))]
     players = list(state.players)
     holders = [s for s in others if players[s].tickets]
-    places: list[int | None] = [*holders, *([None] * len(long_pool) if not state.turn else [])]
+    # A place per seat holding tickets and per boxed ticket: the state the view
+    # came from fills some of them with the long tickets left, so they fit.
+    places: list[int | None] = [*holders, *([None] * len(state.boxed_tickets))]
     rng.shuffle(places)
     held: dict[int, list[int]] = {s: [] for s in others}
-    deck: list[int] = []
+    box: list[int] = []
     for place in places[: len(long_pool)]:
-        (deck if place is None else held[place]).append(long_pool.pop())
+        (box if place is None else held[place]).append(long_pool.pop())
     regular += long_pool  # only in a state no game reaches: the checks say so
     rng.shuffle(regular)
     while len(box) < len(state.boxed_tickets):
         box.append(regular.pop())
+    rng.shuffle(box)
     for seat in others:
         mine = held[seat]
         mine += [regular.pop() for _ in range(len(players[seat].tickets) - len(mine))]
@@ -149,14 +153,12 @@ def ttr_determinize(state: GameState, view: PlayerView, rng: random.Random) -> G
     if waiting is not None and waiting_offer:
         first += [regular.pop() for _ in range(len(waiting_offer) - len(first))]
         pending = attrs.evolve(waiting, offered=tuple(first))
-    deck += regular
-    rng.shuffle(deck)
     return attrs.evolve(
         state,
         players=tuple(players),
         start_offers=tuple(map(tuple, offers)),
         pending=pending,
-        ticket_deck=tuple(deck),
+        ticket_deck=tuple(regular),
         boxed_tickets=tuple(box),
     )
 
@@ -166,26 +168,20 @@ def ttr_check_state(state: GameState) -> Iterator[str]:
     """The deal and the box, in any state a game reaches (a state dealt by
     ``determinize`` or read by ``from_json`` included)."""
     longs = long_ids(state.board)
-    if len(state.boxed_tickets) > len(longs):
-        yield f"{NAME}: {len(state.boxed_tickets)} tickets boxed, the map has {len(longs)} long"
     for seat, player in enumerate(state.players):
         held = [t for t in player.tickets if t in longs]
         if len(held) > 1:
             yield f"{NAME}: seat {seat} holds {len(held)} long tickets {held}"
-    for ticket in state.ticket_discard:
-        if ticket in longs:
-            yield f"{NAME}: long ticket {ticket} is on the ticket discard pile"
     yield from dealt_by_the_rule(state)
 
 
 def dealt_by_the_rule(state: GameState) -> Iterator[str]:
-    """What the deal and the box keep: the box holds long tickets only; each
-    starting offer one long ticket; no draw offers a long ticket; none is left
-    in the ticket deck once the first turn is over."""
+    """What the deal and the box keep from set-up on: each starting offer holds
+    one long ticket; no draw offers a long ticket; no long ticket is in the
+    ticket deck or its discard pile (the undealt ones were boxed at set-up,
+    the unkept ones at their seat's choice); the box holds the undealt long
+    tickets and at most what the seats that chose put away."""
     longs = long_ids(state.board)
-    regular = [t for t in state.boxed_tickets if t not in longs]
-    if regular:
-        yield f"{NAME}: regular tickets {regular} are in the box"
     pending = state.pending
     offers = list(state.start_offers)
     if pending is not None and pending.kind == "start_tickets":
@@ -197,10 +193,37 @@ def dealt_by_the_rule(state: GameState) -> Iterator[str]:
         offered = [t for t in pending.offered if t in longs]
         if offered:
             yield f"{NAME}: long tickets {offered} are offered by a draw"
-    if state.turn > 0:
-        stray = [t for t in state.ticket_deck if t in longs]
+    for pile, tickets in (("deck", state.ticket_deck), ("discard pile", state.ticket_discard)):
+        stray = [t for t in tickets if t in longs]
         if stray:
-            yield f"{NAME}: long tickets {stray} are still in the ticket deck after the first turn"
+            yield f"{NAME}: long tickets {stray} are in the ticket {pile} (they go to the box)"
+    yield from _box_size(state, longs, len(offers))
+
+
+def _box_size(state: GameState, longs: frozenset[int], unchosen: int) -> Iterator[str]:
+    """The box: the long tickets nobody was dealt, and what the seats that made
+    their starting choice put away (``start_dealt - start_keep`` each at most;
+    a game ended during the choices boxes the offers left whole)."""
+    mr = state.board.rules
+    seats = state.num_players
+    undealt = len(longs) - seats
+    boxed_longs = sum(t in longs for t in state.boxed_tickets)
+    if boxed_longs < undealt:
+        yield (
+            f"{NAME}: the box holds {boxed_longs} long tickets, fewer than the {undealt} "
+            "nobody was dealt"
+        )
+    ended_choosing = state.pending is None and state.turn == 0
+    chosen = seats - unchosen
+    most = undealt + chosen * max(mr.start_tickets_dealt - mr.start_tickets_keep, 0)
+    if ended_choosing:
+        most = undealt + seats * mr.start_tickets_dealt
+    if len(state.boxed_tickets) > most:
+        yield (
+            f"{NAME}: the box holds {len(state.boxed_tickets)} tickets, more than the {most} "
+            f"it may ({undealt} long ones nobody was dealt and what {chosen} seats that "
+            "chose put away)"
+        )
 
 
 @hookimpl
@@ -208,5 +231,15 @@ def ttr_check_transition(before: GameState, after: GameState) -> Iterator[str]:
     lost = set(before.boxed_tickets) - set(after.boxed_tickets)
     if lost:
         yield f"{NAME}: tickets {sorted(lost)} left the box"
-    if before.turn > 0 and after.boxed_tickets != before.boxed_tickets:
-        yield f"{NAME}: the box changed after the first turn"
+    added = set(after.boxed_tickets) - set(before.boxed_tickets)
+    pending = before.pending
+    if pending is not None and pending.kind == "start_tickets":
+        kept = set(after.players[pending.player].tickets)
+        put_away = {t for t in pending.offered if t not in kept}
+        if added != put_away:
+            yield (
+                f"{NAME}: a starting choice boxed {sorted(added)}, not the tickets put "
+                f"away {sorted(put_away)}"
+            )
+    elif added:
+        yield f"{NAME}: tickets {sorted(added)} were boxed after the starting choices"

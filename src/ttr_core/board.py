@@ -82,6 +82,27 @@ def _frozen_titles(value: Mapping[str, str]) -> Mapping[str, str]:
     return FrozenMap(value)
 
 
+#: attrs field metadata: the field is left out of the map's fingerprint while
+#: it holds its default (:func:`at_default`). A rule added to :class:`MapRules`
+#: later carries it, so every map that does not use the rule keeps its
+#: fingerprint, and saves of its games stay readable.
+OMITTED_AT_DEFAULT = "ttr_core.omitted_at_default"
+
+
+def at_default(instance: Any, field: attrs.Attribute[Any]) -> bool:
+    """Whether ``instance``'s attrs ``field`` holds its default (a default
+    computed from the instance, ``attrs.Factory(..., takes_self=True)``,
+    included)."""
+    default: Any = field.default
+    if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+        default = default.factory(instance) if default.takes_self else default.factory()
+    return bool(getattr(instance, field.name) == default)
+
+
+def _as_returned(rules: MapRules) -> str:
+    return rules.returned_tickets
+
+
 def name_key(name: str) -> str:
     """The form in which location names are compared when a user names one.
 
@@ -168,6 +189,12 @@ class MapRules:
         ticket_deck_size: the printed ticket deck's size when the map knows only
             some of its tickets (the rest are generated); 0 when the tickets
             listed are the whole deck.
+        start_returned_tickets: where the starting tickets a seat does not
+            keep go (``[rules.tickets] start_returned``): ``"bottom"``,
+            ``"discard"`` or ``"box"`` (out of the game, face down:
+            ``GameState.boxed_tickets``). By default ``returned_tickets``;
+            left out of the fingerprint while it is, so maps without the rule
+            keep theirs.
     """
 
     min_players: int
@@ -187,6 +214,10 @@ class MapRules:
     start_scores: tuple[int, ...] = ()
     default_variants: tuple[str, ...] = ()
     ticket_deck_size: int = 0
+    start_returned_tickets: str = attrs.field(
+        default=attrs.Factory(_as_returned, takes_self=True),
+        metadata={OMITTED_AT_DEFAULT: True},
+    )
 
 
 @attrs.frozen

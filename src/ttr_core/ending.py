@@ -4,8 +4,10 @@ The rules of the board game have no such ending; servers need one. The rule
 (``docs/rules.md``, "Ending a game early"):
 
 - The game stops where it stands: no further turn, no final round. Tickets
-  on offer (a pending choice, or starting offers not yet chosen) go back to
-  the ticket deck as unchosen tickets do, so every ticket stays in one place.
+  on offer (a pending choice, or starting offers not yet chosen) go where
+  unchosen tickets of that choice go (the map's ``returned``, or for
+  starting tickets its ``start_returned``: on Europe the box), so every
+  ticket stays in one place.
 - Every seat is scored as the game stands, with every end-of-game line
   (routes, tickets completed and failed, bonuses).
 - ``RESIGNATION`` and ``TIMEOUT`` name a seat (:attr:`GameState.forfeit`):
@@ -16,9 +18,18 @@ The rules of the board game have no such ending; servers need one. The rule
 
 from __future__ import annotations
 
-from .engine import ticket_return
+from typing import Any
+
 from .errors import ArgumentError, IllegalAction, Reason, show, what
-from .state import EARLY_ENDINGS, GameState, Termination, check_state, replace_state
+from .kernel.rules import returned_tickets
+from .state import (
+    EARLY_ENDINGS,
+    GameState,
+    PendingKind,
+    Termination,
+    check_state,
+    replace_state,
+)
 
 __all__ = ["end_game"]
 
@@ -56,9 +67,23 @@ def end_game(state: GameState, how: Termination | str, seat: int | None = None) 
     pending = state.pending
     if pending is None:
         raise IllegalAction(Reason.GAME_OVER, "the game is over already: it cannot end again")
-    # Tickets still on offer go back as unchosen ones do (conservation holds).
-    unchosen = (*pending.offered, *(t for offer in state.start_offers for t in offer))
-    changes = ticket_return(state, unchosen) if unchosen else {}
+    # Tickets still on offer go back as unchosen ones do (conservation holds):
+    # starting offers by the map's rule for them, a draw's by its ``returned``.
+    mr = state.board.rules
+    offered = pending.offered
+    starting = tuple(t for offer in state.start_offers for t in offer)
+    if pending.kind == PendingKind.START_TICKETS:
+        offered, starting = (), offered + starting
+    changes: dict[str, Any] = {}
+    deck, pile, box = state.ticket_deck, state.ticket_discard, state.boxed_tickets
+    for where, unchosen in ((mr.returned_tickets, offered), (mr.start_returned_tickets, starting)):
+        if not unchosen:
+            continue
+        if where == "box":
+            box = changes["boxed_tickets"] = box + unchosen
+        else:
+            deck, pile = returned_tickets(deck, pile, unchosen, where)
+            changes["ticket_deck"], changes["ticket_discard"] = deck, pile
     ended = replace_state(
         state,
         pending=None,

@@ -122,6 +122,8 @@ _MAX_HINTS = 50
 #: paragraph separators. They corrupt or disguise text shown to people.
 _CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _RETURNED = ("bottom", "discard")
+#: Where unkept starting tickets may go: where returned ones may, or the box.
+_START_RETURNED = (*_RETURNED, "box")
 #: The reserved colour names (no card colour may look like one), by skeleton.
 _RESERVED_LOOKS = {skeleton(GRAY): GRAY, skeleton(WILD): WILD}
 _TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board", "provenance"}
@@ -141,7 +143,15 @@ _RULES_KEYS = {
     "route_points",
     "titles",
 }
-_TICKET_RULE_KEYS = {"start_dealt", "start_keep", "draw", "draw_keep", "returned", "deck"}
+_TICKET_RULE_KEYS = {
+    "start_dealt",
+    "start_keep",
+    "draw",
+    "draw_keep",
+    "returned",
+    "start_returned",
+    "deck",
+}
 _COMPONENT_KEYS = {"locations", "routes", "double_pairs", "spaces", "tickets", "cards"}
 _FIELD_KINDS: dict[str, type | str] = {
     "bool": bool,
@@ -1053,6 +1063,17 @@ def _parse_rules(
             "returned",
         )
         returned = "bottom"
+    # Unkept starting tickets go where returned ones do, unless the map says
+    # otherwise (Europe boxes them).
+    start_returned = tickets.get("start_returned", returned)
+    if start_returned not in _START_RETURNED:
+        check.add(
+            "[rules.tickets]",
+            f"'start_returned' must be one of {_START_RETURNED}, not {_show(start_returned)}",
+            t_at,
+            "start_returned",
+        )
+        start_returned = returned
     deck_size = check.integer(tickets, "deck", "[rules.tickets]", t_at, high=MAX_TICKETS, default=0)
 
     points_raw = check.table(rules, "route_points", "[rules]", at)
@@ -1138,6 +1159,7 @@ def _parse_rules(
         start_scores=tuple(start_scores_raw),
         default_variants=default_variants,
         ticket_deck_size=deck_size,
+        start_returned_tickets=start_returned,
     )
 
 

@@ -182,7 +182,8 @@ class GameState:
     #: ``TIMEOUT``); ``None`` otherwise.
     forfeit: int | None = None
     #: Tickets out of the game (the box): face down, in no view (only their
-    #: number is public). Variants put tickets there with ``effects.box_tickets``.
+    #: number is public). The core puts there the starting tickets not kept on
+    #: a map with ``start_returned = "box"``; variants use ``effects.box_tickets``.
     boxed_tickets: tuple[int, ...] = ()
     _legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False

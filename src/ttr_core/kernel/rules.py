@@ -220,7 +220,8 @@ def returned_tickets(
     deck: Sequence[int], pile: Sequence[int], returned: Sequence[int], where: str
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The ticket deck and discard pile once ``returned`` go back as the map says
-    (``where``: ``"discard"``, or the bottom of the deck)."""
+    (``where``: ``"discard"``, or the bottom of the deck; the box is the
+    caller's: ``GameState.boxed_tickets``)."""
     # tuple + tuple, not a new tuple: with nothing returned it is the same tuple.
     if where == "discard":
         return tuple(deck), tuple(pile) + tuple(returned)
@@ -249,9 +250,14 @@ def keep_tickets(work: Work, seat: int, chosen: frozenset[int]) -> None:
     returned = tuple(t for t in offered if t not in chosen)
     part = work.seat(seat)
     part.tickets = part.tickets + kept
-    work.ticket_deck, work.ticket_discard = returned_tickets(
-        work.ticket_deck, work.ticket_discard, returned, work.board.rules.returned_tickets
-    )
+    mr = work.board.rules
+    where = mr.returned_tickets if pending.kind == _KEEP else mr.start_returned_tickets
+    if where == "box":  # out of the game at once (Europe's starting tickets)
+        work.boxed_tickets = work.boxed_tickets + returned
+    else:
+        work.ticket_deck, work.ticket_discard = returned_tickets(
+            work.ticket_deck, work.ticket_discard, returned, where
+        )
     if pending.kind == _KEEP:
         finish_turn(work, passed=False)
         return
