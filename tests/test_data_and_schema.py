@@ -28,6 +28,7 @@ from ttr_core import (
     GameState,
     PlayerView,
     ScoreSheet,
+    SeatStatus,
     board_data,
     from_data,
     from_json,
@@ -90,6 +91,7 @@ def messages(
         yield list[ScoreSheet], to_data(ttr_core.score_sheets(state))
         for seat in range(players):
             yield PlayerView, to_data(ttr_core.player_view(state, seat))
+            yield SeatStatus, to_data(ttr_core.seat_status(state, seat))
     final = states[-1]
     yield FinalScores, to_data(ttr_core.final_scores(final))
     for sheet in ttr_core.score_sheets(final):
@@ -115,6 +117,8 @@ def test_to_data_round_trips(map_: str, players: int, variants: list[str] | None
         (record, GameRecord),
         (final, FinalScores),
         (record.actions[0], Action),
+        (ttr_core.seat_status(state, state.current_player or 0), SeatStatus),
+        (ttr_core.seat_status(states[-1], 1), SeatStatus),
     ]:
         data = to_data(value)
         assert json.dumps(data, ensure_ascii=False) == to_json(value)
@@ -275,6 +279,7 @@ _KIND_FILES = {
     list[ScoreSheet]: "score_sheets",
     FinalScores: "final_scores",
     GameRecord: "game_record",
+    SeatStatus: "seat_status",
     Board: "board",
 }
 
@@ -438,6 +443,7 @@ def _mutant_messages() -> Iterator[tuple[Any, Any]]:
         yield GameState, to_data(state)
         yield PlayerView, to_data(ttr_core.player_view(state, 1))
         yield FinalScores, to_data(ttr_core.final_scores(states[-1]))
+        yield SeatStatus, to_data(ttr_core.seat_status(state, state.current_player or 0))
         short = GameRecord(**{**_fields(record), "actions": record.actions[:12]})
         yield GameRecord, to_data(short)
         for action in {type(a): a for a in record.actions}.values():
@@ -471,7 +477,9 @@ def test_shape_mutants_are_refused_by_both() -> None:
             # A shape the library refuses, the schema refuses too.
             # What variants show in a view is typed per map and player count
             # (hook ttr_view_types): free-form in the schema.
-            in_view_variants = kind is PlayerView and path.startswith("variants.")
+            in_view_variants = (kind is PlayerView and path.startswith("variants.")) or (
+                kind is SeatStatus and path.startswith("view.variants.")
+            )
             if (
                 refused is not None
                 and _is_shape(refused)

@@ -203,3 +203,63 @@ def test_ttr_replay_tells_how_the_game_ended_early(
     )
     assert said in run.stdout
     assert run.stdout.rstrip().endswith(winner)
+
+
+# -- issue 30, finding 4: the invariants respect every documented ending ---------------------
+
+ENDINGS_EVERYWHERE: list[tuple[str, int, Any]] = [
+    *EVERY_MAP,
+    ("europe", 3, None),
+    ("europe", 2, None),
+    ("amsterdam", 2, []),
+]
+
+
+@pytest.mark.parametrize(("map_name", "players", "variants"), ENDINGS_EVERYWHERE)
+def test_no_invariant_calls_a_documented_ending_broken(
+    map_name: str, players: int, variants: Any
+) -> None:
+    # check_state reported "winners () for totals (4, 2)" after an abandonment and
+    # "winners (1,) for totals (4, 2)" after the leader resigned.
+    from ttr_core.invariants import check_state
+
+    for plies in (0, 3, 30, 90):
+        state = _midgame(map_name, players, variants, seed=plies + 7 * players, plies=plies)
+        totals = [sheet.total for sheet in ttr_core.score_sheets(state)]
+        leader = totals.index(max(totals))
+        for how, seat in [
+            (Termination.ABANDONED, None),
+            (Termination.RESIGNATION, leader),
+            (Termination.TIMEOUT, leader),
+            (Termination.RESIGNATION, (leader + 1) % players),
+        ]:
+            ended = end_game(state, how, seat)
+            assert check_state(ended) == [], (how, seat, plies)
+            assert ttr_core.from_json(ttr_core.to_json(ended), ttr_core.GameState) == ended
+
+
+def test_the_winners_invariant_still_catches_wrong_winners(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import attrs
+
+    from ttr_core import invariants
+
+    state = _midgame("newyork", 2, None, seed=5, plies=20)
+    totals = [sheet.total for sheet in ttr_core.score_sheets(state)]
+    leader = totals.index(max(totals))
+    resigned = end_game(state, Termination.RESIGNATION, leader)
+    abandoned = end_game(state, Termination.ABANDONED)
+    assert list(invariants.score_breakdown(resigned)) == []
+    real = invariants.final_scores
+
+    def ignoring_endings(state: Any) -> Any:
+        # Scores by the rule for a game played to its end: the resigning leader
+        # wins, an abandoned game has winners.
+        played = real(attrs.evolve(state, termination=Termination.CARS, forfeit=None))
+        return attrs.evolve(played, termination=state.termination)
+
+    monkeypatch.setattr(invariants, "final_scores", ignoring_endings)
+    for ended in (resigned, abandoned):
+        (problem,) = invariants.score_breakdown(ended)
+        assert problem.startswith("winners ")

@@ -33,14 +33,16 @@ from typing import Any
 import pytest
 
 import ttr_core
-from ttr_core import GameState, TtrError
+from ttr_core import GameState, TtrError, effects
+from ttr_core.agents import make_agent
 
 from .helpers import cpu_clock, new_started
 
 #: The CPU a single call may take.
 LIMIT = 2.0
-#: The longest message a typed error may have.
-MAX_MESSAGE = 4000
+#: The longest message a typed error may have (a map's list of problems is cut short
+#: in the message too: :attr:`MapError.problems` holds them all).
+MAX_MESSAGE = 1000
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 
 
@@ -71,6 +73,39 @@ class Text(str):
     """A ``str`` subclass (an app's own string type)."""
 
 
+class HostilePath:
+    """An ``os.PathLike`` whose ``__fspath__`` raises."""
+
+    def __fspath__(self) -> str:
+        raise HostileCalled("__fspath__ was called")
+
+
+class EndlessIter:
+    """An iterable that never ends: each item is ``0``."""
+
+    def __iter__(self) -> Iterator[int]:
+        while True:
+            yield 0
+
+
+class HostileIter:
+    """An iterable whose iterator raises after one item."""
+
+    def __iter__(self) -> Iterator[int]:
+        yield 0
+        raise HostileCalled("__next__ was called")
+
+
+def _nested(depth: int) -> list[Any]:
+    """A list nested ``depth`` deep: ``[[[...]]]``."""
+    top: list[Any] = []
+    inner = top
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
 JUNK: tuple[tuple[str, Callable[[], object]], ...] = (
     ("None", lambda: None),
     ("True", lambda: True),
@@ -92,6 +127,13 @@ JUNK: tuple[tuple[str, Callable[[], object]], ...] = (
     ("hostile", Hostile),
     ("str subclass", lambda: Text("newyork")),
     ("type", lambda: int),
+    ("10**5000", lambda: 10**5000),
+    ("nested 10**4 deep", lambda: _nested(10_000)),
+    ("list of lists", lambda: [[1], [2]]),
+    ("set of frozensets", lambda: {frozenset({1})}),
+    ("hostile __fspath__", HostilePath),
+    ("hostile __iter__", HostileIter),
+    ("endless __iter__", EndlessIter),
 )
 
 
@@ -188,6 +230,10 @@ def _calls(w: World) -> list[Call]:
     strict = ttr_core.is_strict()
     nl = ttr_core.new_game("nederland", 2, seed=1, variants=["tolls"])
     files = iter(range(10**6))
+    card = next(name for name, n in state.players[seat].hand.items() if n)
+    dealt = state
+    claim = ttr_core.ClaimRoute(seat, 0, board.routes[0].color, 0)
+    drawn, drawn_ids = effects.draw_tickets(state, 2)
 
     def fresh_file() -> ttr_core.RecordFile:
         return ttr_core.RecordFile.create(w.tmp / f"r{next(files)}.jsonl", state)
@@ -207,8 +253,9 @@ def _calls(w: World) -> list[Call]:
         return ttr_core.random_playout(*args, **kwargs)
 
     calls = [
-        Call("new_game", ttr_core.new_game, ("newyork", 2, 1, None, None, None)),
-        Call("legal_actions", ttr_core.legal_actions, (state,)),
+        Call("new_game", ttr_core.new_game, ("newyork", 2, 1, None, None, None), {"files": True}),
+        Call("new_game files=False", ttr_core.new_game, ("newyork", 2, 1), {"files": False}),
+        Call("legal_actions", ttr_core.legal_actions, (state, 0)),
         Call("apply", ttr_core.apply, (state, action), {"seat": seat, "expect_ply": state.ply}),
         Call("is_over", ttr_core.is_over, (state,)),
         Call("end_game", ttr_core.end_game, (state, "resignation", 0)),
@@ -217,6 +264,9 @@ def _calls(w: World) -> list[Call]:
         Call("score_sheets", ttr_core.score_sheets, (state,)),
         Call("player_view", ttr_core.player_view, (state, 0)),
         Call("describe", ttr_core.describe, (state, action, None)),
+        Call("describe_ending", ttr_core.describe_ending, (over,)),
+        Call("seat_status", ttr_core.seat_status, (state, 0)),
+        Call("read_json", ttr_core.read_json, (text,)),
         Call("player_score_sheets", ttr_core.player_score_sheets, (state, 0)),
         Call("determinize", ttr_core.determinize, (view, 1)),
         Call("non_seat_owners", ttr_core.non_seat_owners, (state,)),
@@ -253,6 +303,7 @@ def _calls(w: World) -> list[Call]:
         Call("RecordLines.resume", ttr_core.RecordLines.resume, (jsonl,), {"key": None}),
         Call("RecordLines.append", lambda a: ttr_core.RecordLines(state).append(a), (action,)),
         Call("RecordLines.end", lambda s: ttr_core.RecordLines(state).end(s), (state,)),
+        Call("RecordLines.__getitem__", lambda i: ttr_core.RecordLines(state)[i], (0,)),
         Call(
             "RecordFile.create",
             ttr_core.RecordFile.create,
@@ -273,6 +324,7 @@ def _calls(w: World) -> list[Call]:
         Call("legal_action_ids", ttr_core.legal_action_ids, (state,)),
         Call("legal_action_mask", ttr_core.legal_action_mask, (state,)),
         Call("load_map", ttr_core.load_map, ("newyork",)),
+        Call("named_map", ttr_core.named_map, ("newyork",)),
         Call("parse_map", ttr_core.parse_map, (map_text, "<map>")),
         Call("parse_ticket_deck", ttr_core.parse_ticket_deck, (deck_text, board, "<tickets>")),
         Call(
@@ -332,6 +384,22 @@ def _calls(w: World) -> list[Call]:
         Call("Board.location", board.location, ("Soho",)),
         Call("Board.location_id", board.location_id, ("Soho",)),
         Call("Board.card_index", board.card_index, ("red",)),
+        # the plugin authors' helpers (ttr_core.effects) and the bots by name
+        Call("effects.draw_cards", effects.draw_cards, (state, seat, 1)),
+        Call("effects.take_face_up", effects.take_face_up, (state, seat, 0)),
+        Call("effects.discard_cards", effects.discard_cards, (dealt, seat, {card: 1})),
+        Call("effects.claim_route", effects.claim_route, (state, 0, 2, None)),
+        Call("effects.claim_error", effects.claim_error, (state, claim)),
+        Call("effects.draw_tickets", effects.draw_tickets, (state, 2)),
+        Call("effects.return_tickets", effects.return_tickets, (drawn, drawn_ids)),
+        Call("effects.give_tickets", effects.give_tickets, (drawn, seat, drawn_ids)),
+        Call("effects.offer_tickets", effects.offer_tickets, (state, seat, 2, 1)),
+        Call("effects.add_points", effects.add_points, (state, seat, 3)),
+        Call("effects.set_pending", effects.set_pending, (state, "tiny_junk.x", seat)),
+        Call("effects.reveal_cards", effects.reveal_cards, (state, 3), {"to": "discard"}),
+        Call("effects.box_tickets", effects.box_tickets, (drawn, drawn_ids)),
+        Call("effects.end_turn", effects.end_turn, (state,)),
+        Call("agents.make_agent", make_agent, ("route",)),
     ]
     return calls
 
@@ -406,17 +474,21 @@ def calls(world: World) -> Iterator[dict[str, Call]]:
 
 
 CALL_NAMES = [
-    "new_game", "legal_actions", "apply", "is_over", "end_game", "end_turn", "final_scores",
-    "score_sheets", "player_view", "describe", "player_score_sheets", "determinize",
+    "new_game", "new_game files=False", "legal_actions", "apply", "is_over", "end_game",
+    "end_turn", "final_scores",
+    "score_sheets", "player_view", "describe", "describe_ending", "seat_status", "read_json",
+    "player_score_sheets", "determinize",
     "non_seat_owners", "random_playout", "Playout", "Playout.new", "Playout.apply",
     "utilities", "rank_bonus", "connected_components",
     "payment_options", "to_json", "to_data",
     "from_data", "board_data", "json_schema", "from_json", "record_of", "replay", "restore",
     "to_jsonl", "from_jsonl", "RecordLines", "RecordLines.resume", "RecordLines.append",
-    "RecordLines.end", "RecordFile.create", "RecordFile.open", "RecordFile.append",
+    "RecordLines.end", "RecordLines.__getitem__", "RecordFile.create", "RecordFile.open",
+    "RecordFile.append",
     "RecordFile.end", "map_fingerprint", "register_map", "unregister_map", "registered_maps",
     "action_space", "action_id", "action_from_id", "legal_action_ids", "legal_action_mask",
-    "load_map", "parse_map", "parse_ticket_deck", "generate_tickets", "shortest_spaces",
+    "load_map", "named_map", "parse_map", "parse_ticket_deck", "generate_tickets",
+    "shortest_spaces",
     "ticket_deck_toml", "available_maps", "package_maps", "broken_maps", "available_variants",
     "broken_variants",
     "variant_options", "register_variant", "unregister_variant", "rescan_entry_points",
@@ -425,7 +497,11 @@ CALL_NAMES = [
     "ScoreLine", "ClaimsRoute", "BuildsToken", "ClosesRoute", "Token", "RouteStyle",
     "GameState.owner", "GameState.is_seat", "GameState.variant", "GameState.with_variant",
     "GameRules.option", "GameRules.title", "Board.location", "Board.location_id",
-    "Board.card_index",
+    "Board.card_index", "effects.draw_cards", "effects.take_face_up", "effects.discard_cards",
+    "effects.claim_route", "effects.claim_error", "effects.draw_tickets",
+    "effects.return_tickets", "effects.give_tickets", "effects.offer_tickets",
+    "effects.add_points", "effects.set_pending", "effects.reveal_cards", "effects.box_tickets",
+    "effects.end_turn", "agents.make_agent",
 ]  # fmt: skip
 
 #: Public names that take no junk: values, modules, errors and enums the library builds,
@@ -433,6 +509,7 @@ CALL_NAMES = [
 NOT_CALLED = {
     "Action", "ActionSpace", "Board", "FinalScores", "GameRecord", "GameRules", "GameState",
     "Location", "MapProblem", "MapRules", "Pending", "PendingKind", "PlayerState", "PlayerView",
+    "SeatStatus",
     "PlayoutResult", "Provenance", "Reason", "RecordFile", "Route", "ScoreSheet", "SeatView",
     "Termination", "Ticket", "effects", "hookimpl",
 }  # fmt: skip
@@ -448,6 +525,17 @@ def test_every_public_callable_is_swept() -> None:
     }
     missing = sorted(public - called - NOT_CALLED)
     assert not missing, f"not swept with junk: {missing}"
+
+
+def test_every_effect_helper_is_swept() -> None:
+    # complete_claim and cancel_claim need a claim that waits (tunnels): swept in
+    # test_effects.py's own refusals.
+    missing = sorted(
+        set(effects.__all__)
+        - {"complete_claim", "cancel_claim"}
+        - {name.removeprefix("effects.") for name in CALL_NAMES}
+    )
+    assert not missing, f"effect helpers not swept with junk: {missing}"
 
 
 def test_every_stable_member_with_arguments_is_swept() -> None:
@@ -635,3 +723,67 @@ def test_messages_quote_a_short_prefix_of_a_huge_board_id(world: World) -> None:
     for call in calls:
         err = typed(call)
         assert len(str(err)) < MAX_MESSAGE
+
+
+# -- issue 30, finding 6: the message helpers themselves never fail -------------------------
+
+
+BIG = 10**5000  # more digits than Python prints (4,300)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ttr_core.load_map(BIG),  # type: ignore[arg-type]
+        lambda: ttr_core.parse_map(BIG),  # type: ignore[arg-type]
+        lambda: ttr_core.parse_ticket_deck(BIG, ttr_core.load_map("newyork")),  # type: ignore[arg-type]
+        lambda: ttr_core.generate_tickets(ttr_core.load_map("newyork"), BIG),
+        lambda: make_agent(BIG),  # type: ignore[arg-type]
+        lambda: make_agent(_nested(10_000)),  # type: ignore[arg-type]
+        lambda: effects.box_tickets(new_started(), [[1]]),
+        lambda: effects.box_tickets(new_started(), EndlessIter()),
+        lambda: ttr_core.new_game(HostilePath(), 2),  # type: ignore[arg-type]
+    ],
+    ids=[
+        "load_map",
+        "parse_map",
+        "parse_ticket_deck",
+        "generate_tickets",
+        "make_agent int",
+        "make_agent deep",
+        "box_tickets unhashable",
+        "box_tickets endless",
+        "new_game __fspath__",
+    ],
+)
+def test_the_issues_reproductions_give_short_typed_errors(call: Callable[[], object]) -> None:
+    err = typed(call)
+    assert len(str(err)) <= 400, str(err)
+
+
+def test_a_stale_move_quotes_the_ply_it_was_made_at() -> None:
+    state = new_started()
+    with pytest.raises(ttr_core.StaleMoveError) as info:
+        ttr_core.apply(state, ttr_core.legal_actions(state)[0], expect_ply=2**63)
+    assert str(2**63) in str(info.value) and "1000000000000" not in str(info.value)
+    assert info.value.expected == 2**63
+
+
+def test_data_errors_stay_short_whatever_the_keys() -> None:
+    import json
+
+    data = json.loads(ttr_core.to_json(new_started()))
+    data["players"][0]["hand"]["y" * 100_000] = 1
+    data["z" * 100_000] = 1
+    for kind in (GameState, ttr_core.PlayerView):
+        err = typed(lambda kind=kind: ttr_core.from_data(data, kind))
+        assert isinstance(err, ttr_core.DataError) and len(str(err)) <= 1000
+
+
+def test_a_map_error_lists_a_few_problems_and_reports_them_all() -> None:
+    err = typed(lambda: ttr_core.parse_map(""))
+    assert isinstance(err, ttr_core.MapError) and len(err.problems) > ttr_core.MapError.SHOWN
+    assert len(str(err)) <= MAX_MESSAGE
+    assert "more (MapError.problems lists them all)" in str(err)
+    report = err.report()
+    assert all(str(problem) in report for problem in err.problems)

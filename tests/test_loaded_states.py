@@ -248,6 +248,11 @@ CONFIGS: list[tuple[str, int, list[str] | None]] = [
     ("nederland", 2, []),
     ("amsterdam", 2, None),
     ("amsterdam", 3, []),
+    # Issue 30, finding 5: a loaded Europe state broke long_tickets' own
+    # invariant later in play (every variant's checks run on loading).
+    ("europe", 2, None),
+    ("europe", 3, None),
+    ("europe", 4, ["tunnels", "ferries", "stations", "long_tickets"]),
 ]
 
 

@@ -614,7 +614,10 @@ def assert_reported(exc: MapError, source: str, entry: str, fragment: str) -> No
     assert matching, f"no {entry!r} problem with {fragment!r} in:\n{problem_lines(exc.problems)}"
     for problem in matching:
         where = source if problem.line is None else f"{source}:{problem.line}"
-        assert f"  - {where}: {entry}: {problem.message}" in str(exc)
+        # The message lists the first few (MapError.SHOWN); report() every one.
+        assert f"  - {where}: {entry}: {problem.message}" in exc.report()
+        if len(exc.problems) == 1:
+            assert str(exc) == exc.report()
 
 
 def test_tiny_map_is_valid() -> None:

@@ -194,7 +194,7 @@ def test_a_view_of_another_configuration_is_refused() -> None:
         (("newyork", 2, ["attractions"]), ttr_core.ArgumentError),
         ((None, 2, ()), ttr_core.PlayerCountError),
         ((None, 7, ()), ttr_core.PlayerCountError),
-        ((None, True, ()), ttr_core.PlayerCountError),
+        ((None, True, ()), ttr_core.ArgumentError),
         ((None, 2, "attractions"), ttr_core.ArgumentError),
         ((None, 2, ["teleporters"]), ttr_core.UnknownVariantError),
     ],

@@ -305,3 +305,44 @@ def test_the_header_and_the_ending_cannot_carry_other_fields() -> None:
         changed = "\n".join([json.dumps(dict(header, **{key: value})), *lines[1:]]) + "\n"
         with pytest.raises(DataError, match="line 1"):
             ttr_core.from_jsonl(changed)
+
+
+# -- issue 30 --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("digest", ["é" * 64, "\u2603", "\udcff" * 3, "", "0" * 64 + "ß"])
+def test_a_digest_beyond_ascii_is_a_data_error(digest: str) -> None:
+    # hmac.compare_digest raised a bare TypeError on a non-ASCII str.
+    first, actions, _ = _game("newyork", 2, None, seed=4)
+    lines = ttr_core.to_jsonl(ttr_core.record_of(first, actions[:5])).splitlines()
+    trailer = json.loads(lines[-1])
+    trailer["integrity"]["sha256"] = digest
+    text = "\n".join([*lines[:-1], json.dumps(trailer)]) + "\n"
+    for read in (ttr_core.from_jsonl, RecordLines.resume):
+        with pytest.raises(DataError, match="changed"):
+            read(text)
+
+
+def test_record_lines_count_index_and_list_their_lines() -> None:
+    first, actions, _ = _game("newyork", 2, None, seed=3)
+    lines = RecordLines(first)
+    assert (len(lines), lines.index) == (2, 0) and lines[0] == lines.header
+    rows = {lines.index: lines.header}
+    for action in actions[:7]:
+        line = lines.append(action)
+        rows[lines.index] = line  # the row key of the line just written
+        assert lines[lines.index] == line and lines[-1] == lines.trailer
+    assert len(lines) == 9 and lines.index == 7
+    state = ttr_core.replay(ttr_core.from_jsonl(lines.text()))
+    ended = ttr_core.end_game(list(state)[-1], "abandoned")
+    line = lines.end(ended)
+    rows[lines.index] = line
+    assert lines.index == 8 and len(lines) == 10
+    listed = lines.lines()
+    assert isinstance(listed, list) and len(listed) == len(lines)
+    assert listed == [rows[i] for i in range(9)] + [lines.trailer] == list(lines)
+    assert [lines[i] for i in range(-len(lines), len(lines))] == listed + listed
+    for bad in (10, -11, 1.0, "1", True):
+        with pytest.raises(ttr_core.ArgumentError):
+            lines[bad]  # type: ignore[index]
+    assert lines.text() == "".join(line + "\n" for line in listed)

@@ -185,3 +185,96 @@ def test_ttr_replay_of_a_record_naming_etc_passwd_reads_no_file(tmp_path: Path) 
     assert run.returncode != 0
     assert NOT_AVAILABLE in run.stderr
     assert "root" not in run.stderr and "passwd" not in run.stderr
+
+
+# -- issue 30, finding 2: a map name from a client never opens a file ------------------------
+
+
+@pytest.fixture
+def secret_file(tmp_path: Path) -> Path:
+    """A TOML file a server keeps that is no map: its values must never be echoed."""
+    path = tmp_path / "cfg.toml"
+    path.write_text('format = "hunter2-db-password"\n', encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def stats(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every path ``os.stat`` is asked about (``Path.is_file`` included), which the
+    audit hook does not see."""
+    seen: list[str] = []
+    real = os.stat
+
+    def recording(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(path, str | bytes | os.PathLike):
+            seen.append(os.fsdecode(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", recording)
+    return seen
+
+
+def test_new_game_opens_any_path_by_default_and_echoes_its_problems(secret_file: Path) -> None:
+    # What a map author gets for their own file: the detailed errors stay.
+    with pytest.raises(ttr_core.MapError, match="hunter2"):
+        ttr_core.new_game(str(secret_file), 2)
+
+
+def test_a_name_from_outside_never_reaches_a_file(
+    secret_file: Path, users_map: Path, stats: list[str]
+) -> None:
+    ttr_core.new_game("newyork", 2, seed=1, files=False)  # warm up the built-in index
+    for name in [*HOSTILE_NAMES, str(secret_file), str(users_map), "cfg.toml", "mine.toml"]:
+        stats.clear()
+        with files_opened() as opened, pytest.raises(ttr_core.UnknownMapError) as refused:
+            ttr_core.new_game(name, 2, files=False)
+        assert opened == [], (name, opened)
+        assert not [p for p in stats if "cfg" in p or "mine" in p or "etc" in p], stats
+        message = str(refused.value)
+        assert "hunter2" not in message and "path" not in message and len(message) < 300
+        assert "newyork" in message  # it names the maps there are
+        with files_opened() as opened, pytest.raises(ttr_core.UnknownMapError):
+            ttr_core.named_map(name)
+        assert opened == []
+
+
+def test_named_map_finds_built_in_package_and_registered_maps(users_map: Path) -> None:
+    assert ttr_core.named_map("newyork") is ttr_core.load_map("newyork")
+    assert ttr_core.named_map("NEWYORK") is ttr_core.load_map("newyork")
+    state = ttr_core.new_game("usa", 3, seed=2, files=False)
+    assert state.board is ttr_core.load_map("usa")
+    mine = ttr_core.load_map(users_map)  # the app's own code names the file
+    with pytest.raises(ttr_core.UnknownMapError):
+        ttr_core.named_map("mine")
+    ttr_core.register_map(mine)
+    try:
+        assert ttr_core.named_map("mine") is mine
+        assert ttr_core.new_game("mine", 2, seed=1, files=False).board is mine
+        with pytest.raises(ttr_core.UnknownMapError) as refused:
+            ttr_core.named_map("yours")
+        assert "mine" in str(refused.value)  # a registered map is one there is
+    finally:
+        ttr_core.unregister_map(mine)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"map": Path("newyork")},
+        {"map": "newyork", "tickets": "deck.toml"},
+        {"map": "newyork", "files": 0},
+        {"map": "newyork", "files": "no"},
+    ],
+    ids=["path-like map", "tickets file", "files=0", "files='no'"],
+)
+def test_files_false_refuses_what_would_name_a_file(kwargs: dict[str, Any]) -> None:
+    kwargs = {"files": False, **kwargs}
+    with files_opened() as opened, pytest.raises(ttr_core.ArgumentError):
+        ttr_core.new_game(players=2, **kwargs)
+    assert opened == []
+
+
+@pytest.mark.parametrize("name", [None, 5, b"newyork", ["newyork"], Path("newyork")])
+def test_named_map_takes_a_str_only(name: object) -> None:
+    with pytest.raises(ttr_core.ArgumentError):
+        ttr_core.named_map(name)  # type: ignore[arg-type]

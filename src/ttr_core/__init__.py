@@ -81,8 +81,8 @@ from .maploader import (
     parse_map,
     parse_ticket_deck,
 )
-from .mapregistry import register_map, registered_maps, unregister_map
-from .narrate import describe
+from .mapregistry import named_map, register_map, registered_maps, unregister_map
+from .narrate import describe, describe_ending
 from .payment import payment_options
 from .playout import Playout
 from .plugin_manager import (
@@ -112,6 +112,7 @@ from .serialize import (
     from_data,
     from_json,
     map_fingerprint,
+    read_json,
     record_of,
     replay,
     restore,
@@ -120,6 +121,7 @@ from .serialize import (
 )
 from .simulate import PlayoutResult, random_playout
 from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
+from .status import SeatStatus, seat_status
 from .ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
 from .views import PlayerView, SeatView, non_seat_owners, player_view
 
@@ -179,6 +181,7 @@ __all__ = [
     "RouteStyle",
     "ScoreLine",
     "ScoreSheet",
+    "SeatStatus",
     "SeatView",
     "StaleMoveError",
     "Termination",
@@ -201,6 +204,7 @@ __all__ = [
     "broken_variants",
     "connected_components",
     "describe",
+    "describe_ending",
     "determinize",
     "effects",
     "end_game",
@@ -219,6 +223,7 @@ __all__ = [
     "legal_actions",
     "load_map",
     "map_fingerprint",
+    "named_map",
     "new_game",
     "non_seat_owners",
     "package_maps",
@@ -229,6 +234,7 @@ __all__ = [
     "player_view",
     "random_playout",
     "rank_bonus",
+    "read_json",
     "record_of",
     "register_map",
     "register_variant",
@@ -237,6 +243,7 @@ __all__ = [
     "rescan_entry_points",
     "restore",
     "score_sheets",
+    "seat_status",
     "set_strict",
     "shortest_spaces",
     "ticket_deck_toml",

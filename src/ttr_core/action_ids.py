@@ -45,15 +45,13 @@ import attrs
 
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import GRAY, Board, derive, evict_oldest
-from .engine import _field_error, legal_actions
+from .engine import _field_error, check_player_count, legal_actions
 from .errors import (
     ArgumentError,
     IllegalAction,
-    PlayerCountError,
     PluginError,
     Reason,
     UnsupportedVariantError,
-    printable,
     show,
     what,
 )
@@ -131,9 +129,7 @@ def action_space(
     """
     if not isinstance(board, Board):
         raise ArgumentError(f"board must be a ttr_core.Board, not {what(board)}")
-    low, high = board.rules.min_players, board.rules.max_players
-    if type(players) is not int or not low <= players <= high:
-        raise PlayerCountError(board.id, printable(players), low, high)
+    check_player_count(board, players)
     rules = game_rules(board, players, resolve_variants(board, variants), options)
     return rules_space(rules)
 

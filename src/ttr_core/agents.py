@@ -43,7 +43,7 @@ from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Kee
 from .board import GRAY, Board, derive
 from .determinize import determinize
 from .engine import apply
-from .errors import TtrError
+from .errors import TtrError, show
 from .hookspecs import ActionPurpose, BuildsToken, ClaimsRoute, ClosesRoute
 from .plugin_manager import GameRules, game_rules
 from .scoring import END, connected_pairs
@@ -1337,7 +1337,7 @@ class UnknownAgentError(TtrError, LookupError):
 
     def __init__(self, name: object) -> None:
         self.name = name
-        super().__init__(f"no agent {name!r}; the agents are {', '.join(AGENTS)}")
+        super().__init__(f"no agent {show(name)}; the agents are {', '.join(AGENTS)}")
 
 
 def make_agent(name: str) -> Agent:

@@ -18,7 +18,14 @@ from typing import Any
 from .agents import agent_names, make_agent
 from .board import Board
 from .engine import new_game
-from .errors import ArgumentError, DataError, GeneratedTicketsWarning, OptionError, TtrError
+from .errors import (
+    ArgumentError,
+    DataError,
+    GeneratedTicketsWarning,
+    OptionError,
+    TtrError,
+    told,
+)
 from .maploader import (
     GENERATED,
     MAP_ID,
@@ -29,7 +36,7 @@ from .maploader import (
     package_maps,
 )
 from .mapregistry import NOT_AVAILABLE
-from .narrate import describe_after, other_claims
+from .narrate import describe_after, describe_ending, other_claims
 from .plugin_manager import (
     available_variants,
     broken_variants,
@@ -39,7 +46,7 @@ from .plugin_manager import (
 from .scoring import FinalScores, final_scores
 from .serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
 from .simulate import PlayoutResult, random_playout
-from .state import GameState, PendingKind
+from .state import EARLY_ENDINGS, GameState, PendingKind
 from .ticketgen import generate_tickets, ticket_deck_toml
 
 #: The subcommands, for the usage line of ``ttr -h``.
@@ -181,7 +188,7 @@ def _replay(argv: Sequence[str]) -> int:
         print(f"ttr replay: {exc}{_map_advice(exc, read)}", file=sys.stderr)
         return 2
     except (TtrError, OSError) as exc:
-        print(f"ttr replay: {exc}", file=sys.stderr)
+        print(f"ttr replay: {told(exc)}", file=sys.stderr)
         return 2
     first = states[0]
     variants = ", ".join(record.variants) or "none"
@@ -210,22 +217,14 @@ def _replay(argv: Sequence[str]) -> int:
     if not final.is_over:
         print("The record ends before the game does.")
         return 0
-    early = _EARLY_ENDINGS.get(str(final.termination))
-    if early is not None:
-        print(early.format(seat=final.forfeit))
+    if final.termination in EARLY_ENDINGS:
+        print(describe_ending(final))
     _print_scores(final, final_scores(final))
     return 0
 
 
 #: The pending kinds of a regular turn (anything else is a variant's decision or the start).
 _TURN_KINDS = ("turn", "second_card", "keep_tickets")
-
-#: How ``ttr replay`` tells a game ended early (``end_game``).
-_EARLY_ENDINGS = {
-    "resignation": "Seat {seat} resigned: the game ends here, and seat {seat} loses.",
-    "timeout": "Seat {seat} ran out of time: the game ends here, and seat {seat} loses.",
-    "abandoned": "The game was abandoned: it ends here, with no winner.",
-}
 
 
 def _write_turn_pictures(states: Sequence[GameState], folder: str) -> int:
@@ -322,7 +321,7 @@ def _verify(argv: Sequence[str]) -> int:
             jobs=args.jobs,
         )
     except (TtrError, OSError, ValueError) as exc:
-        print(f"ttr verify: {exc}", file=sys.stderr)
+        print(f"ttr verify: {told(exc)}", file=sys.stderr)
         return 2
     try:
         print_report(report)
@@ -691,7 +690,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             _write_file(args.svg, svg(results[0].state))
     except (TtrError, OSError) as exc:
-        print(f"ttr: {exc}", file=sys.stderr)
+        print(f"ttr: {told(exc)}", file=sys.stderr)
         return 2
     try:
         _tickets_notice(board)

@@ -47,7 +47,7 @@ from .engine import (
     ticket_draw,
     ticket_return,
 )
-from .errors import DataError, IllegalAction, PluginError, Reason, show
+from .errors import DataError, IllegalAction, PluginError, Reason, items_argument, show
 from .hookcheck import ticket_places
 from .kernel import rules as kernel
 from .kernel.work import Work
@@ -202,10 +202,10 @@ def claim_route(
     if error is not None:
         raise error
     if not state.is_seat(owner):
-        if payment:
+        if payment is not None and any(_card_counts(state.board, payment)):
             raise PluginError(f"an owner that is not a seat ({show(owner)}) pays no cards")
         return claim_for(state, owner, route, ())
-    paid = _card_counts(state.board, payment or {})
+    paid = _card_counts(state.board, {} if payment is None else payment)
     _check_held(state, owner, paid)
     return claim_for(state, owner, route, [(card, n) for card, n in enumerate(paid) if n])
 
@@ -272,7 +272,7 @@ def complete_claim(
     error = _claim_error(state, claim)
     if error is not None:
         raise error
-    paid = _card_counts(state.board, extra_paid or {})
+    paid = _card_counts(state.board, {} if extra_paid is None else extra_paid)
     for card, n in claim_payment(state, claim):
         paid[card] += n
     _check_held(state, claim.player, paid)
@@ -311,28 +311,36 @@ def draw_tickets(state: GameState, count: int) -> tuple[GameState, tuple[int, ..
     return attrs.evolve(state, **changes), drawn
 
 
-def _drawn_ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ...]:
-    """``tickets`` checked to be tickets of the map that were drawn and are in no
-    one's hands (a ticket is never in two places)."""
-    check_state(state)
-    if isinstance(tickets, str | bytes) or not isinstance(tickets, Iterable):
-        raise PluginError(f"tickets must be an iterable of ticket ids, not {show(tickets)}")
-    ids = tuple(tickets)
-    placed = set(ticket_places(state))
+def _ticket_ids(state: GameState, tickets: object) -> tuple[int, ...]:
+    """``tickets`` read as ids of the map's tickets, each once (``PluginError`` for
+    anything else: no hang on an endless iterable, no error of its own)."""
+    ids = items_argument(
+        "tickets", tickets, len(state.board.tickets), "an iterable of ticket ids", PluginError
+    )
     for ticket in ids:
         if (
             isinstance(ticket, bool)
             or not isinstance(ticket, int)
             or not 0 <= ticket < len(state.board.tickets)
         ):
-            raise PluginError(f"there is no ticket {show(ticket)} on {state.board.id}")
+            raise PluginError(f"there is no ticket {show(ticket)} on {show(state.board.id)}")
+    if len(set(ids)) != len(ids):
+        raise PluginError(f"tickets {show(list(ids))} name a ticket twice")
+    return ids
+
+
+def _drawn_ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ...]:
+    """``tickets`` checked to be tickets of the map that were drawn and are in no
+    one's hands (a ticket is never in two places)."""
+    check_state(state)
+    ids = _ticket_ids(state, tickets)
+    placed = set(ticket_places(state))
+    for ticket in ids:
         if ticket in placed:
             raise PluginError(
                 f"ticket {ticket} is not a drawn ticket: it is in a deck, a pile, a hand or "
                 "an offer already (take it with draw_tickets first)"
             )
-    if len(set(ids)) != len(ids):
-        raise PluginError(f"tickets {list(ids)} name a ticket twice")
     return ids
 
 
@@ -445,7 +453,7 @@ def reveal_cards(
     """
     check_state(state)
     count = _count("count", count)
-    if to not in ("discard", "deck"):
+    if type(to) is not str or to not in ("discard", "deck"):
         raise PluginError(f"to must be 'discard' or 'deck', not {show(to)}")
     work = Work(state)
     shown: list[int] = []
@@ -478,11 +486,7 @@ def box_tickets(state: GameState, tickets: Iterable[int]) -> GameState:
     of the map.
     """
     check_state(state)
-    if isinstance(tickets, str | bytes) or not isinstance(tickets, Iterable):
-        raise PluginError(f"tickets must be an iterable of ticket ids, not {show(tickets)}")
-    ids = tuple(tickets)
-    if len(set(ids)) != len(ids):
-        raise PluginError(f"tickets {list(ids)} name a ticket twice")
+    ids = _ticket_ids(state, tickets)
     piles = {*state.ticket_deck, *state.ticket_discard}
     _drawn_ticket_ids(state, [t for t in ids if t not in piles])  # the rest: drawn, loose
     chosen = set(ids)

@@ -33,7 +33,6 @@ from .errors import (
     PluginError,
     Reason,
     StaleMoveError,
-    printable,
     show,
     what,
 )
@@ -43,6 +42,7 @@ from .kernel.rules import Carry
 from .kernel.tables import action_table, claimable
 from .kernel.work import Work, shuffler
 from .maploader import board_with_tickets, load_map
+from .mapregistry import named_map
 from .plugin_manager import FilteredOut, game_rules, resolve_variants
 from .state import (
     UNCLAIMED,
@@ -84,10 +84,17 @@ def new_game(
     variants: Iterable[str] | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     tickets: str | os.PathLike[str] | None = None,
+    *,
+    files: bool = True,
 ) -> GameState:
     """Set up a new game.
 
     ``map`` is a built-in map name, a map file path or a loaded :class:`Board`.
+    ``files=False`` is for a map name from outside (a server's client): the
+    name must be one :func:`~ttr_core.named_map` knows (a registered, built-in
+    or installed map), and no file is ever opened for it, whatever it is
+    (:class:`UnknownMapError` otherwise; a path-like ``map`` or a ``tickets``
+    file is then an :class:`ArgumentError`).
     ``seed`` is the source of all chance: a whole number from 0 to ``2**256 -
     1``. Without one (``None``) a fresh 128-bit seed is drawn from the
     operating system (:mod:`secrets`), so that nobody can guess the deck
@@ -123,12 +130,22 @@ def new_game(
         raise ArgumentError(
             f"tickets must be the path of a ticket deck file (or None), not {what(tickets)}"
         )
-    board = map if isinstance(map, Board) else load_map(map)
+    if type(files) is not bool:
+        raise ArgumentError(f"files must be True or False, not {what(files)}")
+    if isinstance(map, Board):
+        board = map
+    elif files:
+        board = load_map(map)
+    else:
+        if not isinstance(map, str) or tickets is not None:
+            raise ArgumentError(
+                "with files=False, map is the name of a map (a str) and tickets is None: "
+                "no file is opened"
+            )
+        board = named_map(map)
     if tickets is not None:
         board = board_with_tickets(board, tickets)
-    low, high = board.rules.min_players, board.rules.max_players
-    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        raise PlayerCountError(board.id, printable(players), low, high)
+    check_player_count(board, players)
     rules = game_rules(board, players, resolve_variants(board, variants), options)
     mr = board.rules
 
@@ -210,13 +227,18 @@ def _hook_deal(state: GameState) -> GameState:
 # ---------------------------------------------------------------------------
 
 
-def legal_actions(state: GameState) -> tuple[Action, ...]:
+def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ...]:
     """Every action the player to decide may take, exactly.
 
     Each action listed applies without error; every other action is refused
     by :func:`apply`. Empty once the game is over. ``Pass`` is listed only
     when nothing else is legal (E1). Cached on the (immutable) state.
-    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`.
+
+    ``seat``: only that seat's actions — all of them while it decides, none
+    otherwise — what a server may send that seat (the actions of a ticket
+    choice name the tickets on offer, which only the choosing seat may see).
+    Raises :class:`ArgumentError` if ``state`` is not a :class:`GameState`
+    or ``seat`` is not a seat of its game.
     """
     if type(state) is not GameState:
         check_state(state)  # a subclass passes; anything else is refused
@@ -224,6 +246,14 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if cached is None:
         cached = _compute_legal(state)
         object.__setattr__(state, "_legal_cache", cached)
+    if seat is not None:
+        if type(seat) is not int or not 0 <= seat < len(state.players):
+            raise ArgumentError(
+                f"seat must be None or a seat from 0 to {len(state.players) - 1}, not {show(seat)}"
+            )
+        # Every action listed is the deciding seat's (a neutral player's
+        # decision included: a seat decides it).
+        return cached if cached and cached[0].player == seat else ()
     return cached
 
 
@@ -325,7 +355,7 @@ def apply(
         if type(expect_ply) is not int:
             raise ArgumentError(f"expect_ply must be an int (or None), not {what(expect_ply)}")
         if expect_ply != state.ply:
-            raise StaleMoveError(printable_ply(expect_ply), state.ply)
+            raise StaleMoveError(expect_ply, state.ply)
     if seat is not None:
         _check_seat(state, action, seat)
     pending = state.pending
@@ -441,9 +471,16 @@ def _counted(new: GameState, before: GameState) -> GameState:
     return replace_state(new, ply=before.ply + 1)
 
 
-def printable_ply(value: int) -> int:
-    """A ply to quote in a message: a huge int is clamped (it is no ply anyway)."""
-    return value if -(10**12) < value < 10**12 else (10**12 if value > 0 else -(10**12))
+def check_player_count(board: Board, players: object) -> int:
+    """``players`` checked for a game on ``board``: :class:`ArgumentError` for
+    anything but an ``int`` (a ``bool`` included), :class:`PlayerCountError`
+    for a count the map is not played with."""
+    if type(players) is not int:
+        raise ArgumentError(f"players must be a whole number (an int), not {what(players)}")
+    low, high = board.rules.min_players, board.rules.max_players
+    if not low <= players <= high:
+        raise PlayerCountError(board.id, players, low, high)
+    return players
 
 
 def _check_seat(state: GameState, action: object, seat: object) -> None:
@@ -464,7 +501,7 @@ def _check_seat(state: GameState, action: object, seat: object) -> None:
 
 def _named_seat(player: object) -> str:
     if type(player) is int:
-        return f"seat {printable_ply(player)}"
+        return f"seat {show(player)}"
     return "an action without a seat" if player is None else f"seat {show(player, 20)}"
 
 

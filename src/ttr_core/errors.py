@@ -9,7 +9,11 @@ illegal actions, on the machine-readable :class:`Reason`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+import itertools
+import os
+import reprlib
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import attrs
 
@@ -77,7 +81,7 @@ class StaleMoveError(IllegalAction):
     def __init__(self, expected: int, actual: int) -> None:
         super().__init__(
             Reason.STALE_MOVE,
-            f"the move was made at ply {expected}, but the game is at ply {actual} "
+            f"the move was made at ply {show(expected)}, but the game is at ply {actual} "
             "(a repeated or outdated move)",
         )
         self.expected = expected
@@ -105,22 +109,41 @@ class MapProblem:
 class MapError(TtrError, ValueError):
     """A map file that cannot be used. ``problems`` lists *all* that were found."""
 
+    #: Problems the message lists; :attr:`problems` holds them all.
+    SHOWN = 5
+
     def __init__(self, problems: Iterable[MapProblem]) -> None:
         self.problems = tuple(problems)
         count = len(self.problems)
-        lines = "\n".join(f"  - {p}" for p in self.problems)
+        # The message stays short whatever the file: a few problems, each cut
+        # to its share of about 900 characters (a lone problem is seldom cut).
+        shown = self.problems[: self.SHOWN]
+        width = min(400, 900 // max(len(shown), 1))
+        lines = "\n".join(f"  - {_cut(str(p), width)}" for p in shown)
+        more = count - self.SHOWN
+        if more > 0:
+            lines += f"\n  ... and {more} more (MapError.problems lists them all)"
         super().__init__(f"{count} problem{'s' if count != 1 else ''} in map data:\n{lines}")
+
+    def report(self) -> str:
+        """Every problem, one per line: for the map's author (``ttr --map FILE``
+        prints it), where the message lists the first few only."""
+        count = len(self.problems)
+        lines = "".join(f"\n  - {p}" for p in self.problems)
+        return f"{count} problem{'s' if count != 1 else ''} in map data:{lines}"
 
 
 class UnknownMapError(TtrError, LookupError):
-    """A map name that is neither a built-in map nor an existing file."""
+    """A map name that is neither a built-in map nor an existing file (nor, for
+    :func:`~ttr_core.named_map`, a registered map)."""
 
-    def __init__(self, name: str, available: Iterable[str]) -> None:
+    def __init__(self, name: str, available: Iterable[str], *, files: bool = True) -> None:
         self.name = name
         self.available = tuple(available)
+        # files=False: a name from outside, which is never a file (named_map).
+        hint = " or the path of a .toml map file" if files else ""
         super().__init__(
-            f"unknown map {show(name)}: expected one of {', '.join(self.available)} "
-            "or the path of a .toml map file"
+            f"unknown map {show(name)}: expected one of {', '.join(self.available)}{hint}"
         )
 
 
@@ -172,7 +195,14 @@ class DataError(TtrError, ValueError):
     invariant, or input too large or too deeply nested. ``path`` names the
     bad field (``"players[1].hand.red"``; empty for the whole input)."""
 
+    #: The longest ``path`` and ``message`` kept: whatever the input, an error
+    #: read from it stays a few lines (a client may show it; a log keeps it).
+    MAX_PATH = 200
+    MAX_MESSAGE = 600
+
     def __init__(self, path: str, message: str) -> None:
+        path = _cut(path, self.MAX_PATH)
+        message = _cut(message, self.MAX_MESSAGE)
         super().__init__(f"{path}: {message}" if path else message)
         self.path = path
         self.message = message
@@ -196,6 +226,13 @@ class OptionError(TtrError, ValueError):
     or a value of the wrong type or out of range."""
 
 
+def told(error: BaseException) -> str:
+    """An error as a command line tells it: a :class:`MapError` with every
+    problem (the person at the terminal wrote the map), anything else by its
+    message."""
+    return error.report() if isinstance(error, MapError) else str(error)
+
+
 class TtrWarning(UserWarning):
     """Base class of the warnings ttr-core gives (filter them with ``warnings``)."""
 
@@ -214,31 +251,101 @@ class GameNotOverError(TtrError):
     """Final scores were asked of a game that has not ended."""
 
 
-# Quoting untrusted values in messages
+# Quoting untrusted values in messages, and reading untrusted arguments
+
+#: The longest piece of a message that quotes a value given from outside.
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxfrozenset = _REPR.maxdeque = 8
+_REPR.maxdict = 4
+_REPR.maxarray = 8
+_REPR.maxstring = 80
+_REPR.maxlong = 40
+_REPR.maxother = 80
+#: Ints of more bits than this are described, not printed: Python refuses to
+#: print an int of more than 4,300 digits, and a message needs none of them.
+_PRINTABLE_INT_BITS = 200
 
 
 def show(value: object, limit: int = 60) -> str:
     """``repr(value)`` for an error message, whatever ``value`` is: cut to about
-    ``limit`` characters, and never failing (an int too long to print, an
-    object whose ``repr`` raises)."""
-    if type(value) is int and value.bit_length() > 200:
-        return f"an int of {value.bit_length()} bits"
-    try:
+    ``limit`` characters, containers shortened before they are printed (a list
+    of a million items or nested ten thousand deep costs nothing), and never
+    failing (an int too long to print, an object whose ``repr`` raises)."""
+    if type(value) is int:
+        if value.bit_length() > _PRINTABLE_INT_BITS:
+            return f"an int of {value.bit_length()} bits"
         text = repr(value)
-    except Exception:  # any failure of repr: describe the value by its type
-        return f"a {type(value).__name__}"
+    else:
+        try:
+            text = _REPR.repr(value)
+        except Exception:  # any failure of repr: describe the value by its type
+            return f"a {_type_name(value)}"
+    return text if len(text) <= limit else f"{text[: max(limit - 3, 1)]}..."
+
+
+def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def _type_name(value: object) -> str:
+    name = type(value).__name__
+    return name if len(name) <= 40 else f"{name[:37]}..."
 
 
 def what(value: object) -> str:
     """What ``value`` is, for a message about an argument of the wrong type."""
-    return f"{type(value).__name__} {show(value)}"
+    return f"{_type_name(value)} {show(value)}"
 
 
 def printable(value: object) -> object:
     """``value`` if a message may quote it with ``{value!r}``, else :func:`show`'s text."""
-    if type(value) in (str, float, bool, type(None)):
+    if type(value) in (float, bool, type(None)):
         return value
-    if type(value) is int and value.bit_length() <= 200:
+    if type(value) is str:
+        return value
+    if type(value) is int and value.bit_length() <= _PRINTABLE_INT_BITS:
         return value
     return show(value)
+
+
+def path_argument(name: str, value: object, meaning: str) -> str:
+    """``value``, a ``str`` or an ``os.PathLike`` naming a file, as a ``str``;
+    else :class:`ArgumentError` naming the argument (an ``os.PathLike`` whose
+    ``__fspath__`` fails or gives bytes included)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        try:
+            path = os.fspath(value)
+        except Exception:  # the object's own __fspath__ failed
+            raise ArgumentError(
+                f"{name} must be {meaning}: its __fspath__() failed ({_type_name(value)})"
+            ) from None
+        if isinstance(path, str):
+            return path
+    raise ArgumentError(f"{name} must be {meaning} (str or os.PathLike), not {what(value)}")
+
+
+def items_argument(
+    name: str,
+    value: object,
+    limit: int,
+    meaning: str,
+    error: Callable[[str], Exception] | None = None,
+) -> tuple[Any, ...]:
+    """The items of the iterable ``value`` (not a ``str`` or ``bytes``), at most
+    ``limit`` of them: an endless iterable, one that fails while it is read or
+    one that is no iterable gives ``error(message)`` (:class:`ArgumentError` by
+    default) naming ``name`` and ``meaning``, never a hang or the iterable's own
+    exception."""
+    make = error or ArgumentError
+    if isinstance(value, str | bytes | bytearray) or not isinstance(value, Iterable):
+        raise make(f"{name} must be {meaning}, not {what(value)}")
+    try:
+        items = tuple(itertools.islice(value, limit + 1))
+    except Exception:  # the iterable's own __iter__ or __next__ failed
+        raise make(f"{name} must be {meaning}: reading it failed ({_type_name(value)})") from None
+    if len(items) > limit:
+        raise make(f"{name} must be {meaning}: more than {limit} items")
+    return items

@@ -45,6 +45,7 @@ from .state import (
     Pending,
     PendingKind,
     PlayerState,
+    Termination,
     cards_outside_hands,
 )
 from .views import non_seat_owners, player_view
@@ -615,9 +616,21 @@ def score_breakdown(state: GameState) -> Iterator[str]:
             )
     if state.is_over:
         scores = final_scores(state)
-        best = max(scores.totals)
-        if not scores.winners or any(scores.totals[w] != best for w in scores.winners):
-            yield f"winners {scores.winners} for totals {scores.totals}"
+        # The seats that may win: every seat; none of an abandoned game; all
+        # but the seat that resigned or ran out of time (docs/rules.md).
+        ending = state.termination
+        if ending == Termination.ABANDONED:
+            may_win = []
+        else:
+            may_win = [s for s in range(state.num_players) if s != state.forfeit]
+        best = max((scores.totals[s] for s in may_win), default=None)
+        if (bool(scores.winners) != bool(may_win)) or any(
+            w not in may_win or scores.totals[w] != best for w in scores.winners
+        ):
+            yield (
+                f"winners {scores.winners} for totals {scores.totals} "
+                f"(ended by {ending}, forfeit {state.forfeit})"
+            )
         if scores.termination != state.termination:
             yield f"the scores say the game ended by {scores.termination}, not {state.termination}"
 

@@ -13,7 +13,6 @@ import functools
 import importlib.util
 import os
 import re
-import reprlib
 import threading
 import tomllib
 import unicodedata
@@ -49,6 +48,9 @@ from .errors import (
     MapWarning,
     TtrError,
     UnknownMapError,
+    path_argument,
+    show,
+    what,
 )
 from .hookspecs import LOCATION, ROUTE, MapField
 from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
@@ -172,15 +174,6 @@ _CORE_ENTRY_KEYS = {
 # ---------------------------------------------------------------------------
 
 
-_REPR = reprlib.Repr()
-_REPR.maxstring = 80
-_REPR.maxother = 80
-_REPR.maxlong = 40
-_REPR.maxlist = _REPR.maxtuple = 8
-_REPR.maxdict = 4
-_REPR.maxlevel = 3
-
-
 def _label(name: str) -> str:
     """``name`` as part of an entry's label: as written if short and printable."""
     return name if len(name) <= MAX_NAME_LENGTH and name.isprintable() else _show(name)
@@ -188,12 +181,7 @@ def _label(name: str) -> str:
 
 def _show(value: object) -> str:
     """``repr(value)`` cut short: a value from the file, however large or deep."""
-    return _REPR.repr(value)
-
-
-def _what(value: object) -> str:
-    """What an argument is, for an :class:`ArgumentError` message."""
-    return f"{type(value).__name__} {_show(value)}"
+    return show(value, 120)
 
 
 def _text_problem(value: str, limit: int, *, breaks: bool = False) -> str | None:
@@ -584,7 +572,7 @@ def parse_map(text: str, source: str = "<map>") -> Board:
 
 def _check_str(name: str, value: object, meaning: str) -> None:
     if not isinstance(value, str):
-        raise ArgumentError(f"{name} must be a str ({meaning}), not {_what(value)}")
+        raise ArgumentError(f"{name} must be a str ({meaning}), not {what(value)}")
 
 
 def _file_error(source: str, message: str, line: int | None = None) -> MapError:
@@ -1641,7 +1629,7 @@ def available_maps(*, packages: bool = False) -> tuple[str, ...]:
 
     Raises :class:`ArgumentError` if ``packages`` is not a ``bool``."""
     if type(packages) is not bool:
-        raise ArgumentError(f"packages must be True or False, not {_what(packages)}")
+        raise ArgumentError(f"packages must be True or False, not {what(packages)}")
     names = {path.stem for path in _builtin_index().values()}
     if packages:
         names.update(_package_index().maps)
@@ -1669,16 +1657,10 @@ def load_map(name_or_path: str | os.PathLike[str]) -> Board:
     what :func:`broken_maps` says of it), and :class:`ArgumentError` if
     ``name_or_path`` is neither a ``str`` nor an ``os.PathLike``.
     """
-    key = _path_argument("name_or_path", name_or_path, "a map name or the path of a map file")
-    path = _builtin_index().get(key.lower())
-    if path is None and _may_name_a_package_map(key):
-        index = _package_index()
-        entry = index.names.get(key.lower())
-        if entry is not None:
-            return _load_package_map(entry)
-        broken = index.broken.get(key) or index.broken.get(key.lower())
-        if broken is not None:
-            raise _file_error(key, f"the installed map is broken: {broken}")
+    key = path_argument("name_or_path", name_or_path, "a map name or the path of a map file")
+    path, entry = _installed(key)
+    if entry is not None:
+        return _load_package_map(entry)
     if path is not None:
         stat, resolved = _stat(path, resolved=True)  # a built-in map's path is resolved
     else:
@@ -1694,6 +1676,35 @@ def load_map(name_or_path: str | os.PathLike[str]) -> Board:
         raise _size_error(path.name, stat.st_size, "map")
     # Keyed by the installed plugins too: their map fields shape the board.
     return _load_file(resolved, stat.st_mtime_ns, stat.st_size, plugins_generation())
+
+
+def installed_map(name: str) -> Board | None:
+    """The built-in map or the installed package map named ``name`` (id or
+    alias, any case), else ``None``: never a file of any other name, whatever
+    ``name`` is. :class:`MapError` for a broken package map."""
+    path, entry = _installed(name)
+    if entry is not None:
+        return _load_package_map(entry)
+    if path is None:
+        return None
+    stat, resolved = _stat(path, resolved=True)
+    return _load_file(resolved, stat.st_mtime_ns, stat.st_size, plugins_generation())
+
+
+def _installed(name: str) -> tuple[Path | None, _PackageMap | None]:
+    """Where the built-in map (its path) or package map (its entry) named
+    ``name`` is; ``(None, None)`` for neither. :class:`MapError` for a broken
+    package map."""
+    path = _builtin_index().get(name.lower())
+    if path is None and _may_name_a_package_map(name):
+        index = _package_index()
+        entry = index.names.get(name.lower())
+        if entry is not None:
+            return None, entry
+        broken = index.broken.get(name) or index.broken.get(name.lower())
+        if broken is not None:
+            raise _file_error(name, f"the installed map is broken: {broken}")
+    return path, None
 
 
 # ---------------------------------------------------------------------------
@@ -1901,15 +1912,6 @@ def broken_maps() -> dict[str, str]:
     return dict(sorted(broken.items()))
 
 
-def _path_argument(name: str, value: object, meaning: str) -> str:
-    """``value`` as a ``str`` path, else :class:`ArgumentError` naming the argument."""
-    if isinstance(value, str | os.PathLike):
-        path = os.fspath(value)
-        if isinstance(path, str):
-            return path
-    raise ArgumentError(f"{name} must be {meaning} (str or os.PathLike), not {_what(value)}")
-
-
 def _stat(path: Path, resolved: bool = False) -> tuple[os.stat_result, str]:
     """The file's status and resolved path (``MapError`` if it cannot be read);
     ``resolved``: ``path`` is resolved already."""
@@ -2026,7 +2028,7 @@ def parse_ticket_deck(text: str, board: Board, source: str = "<tickets>") -> tup
     """
     _check_str("text", text, "the ticket deck's TOML text")
     if not isinstance(board, Board):
-        raise ArgumentError(f"board must be a ttr_core.Board, not {_what(board)}")
+        raise ArgumentError(f"board must be a ttr_core.Board, not {what(board)}")
     _check_str("source", source, "the name for messages")
     return _guarded(source, _checked_ticket_deck, text, board, source)
 
@@ -2091,7 +2093,7 @@ def board_with_tickets(board: Board, deck: str | os.PathLike[str]) -> Board:
     with generated tickets (with a :class:`GeneratedTicketsWarning`). The
     result is cached on ``board`` while the file is unchanged.
     """
-    path = Path(_path_argument("deck", deck, "the path of a ticket deck file"))
+    path = Path(path_argument("deck", deck, "the path of a ticket deck file"))
     stat, resolved = _stat(path)
     problem = _not_regular(stat.st_mode)  # checked again on the file once opened
     if problem is not None:

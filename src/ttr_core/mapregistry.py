@@ -16,10 +16,17 @@ from __future__ import annotations
 import threading
 
 from .board import Board
-from .errors import ArgumentError, MapError, show
-from .maploader import _package_board, _package_index, builtin_map
+from .errors import ArgumentError, MapError, UnknownMapError, show, what
+from .maploader import _package_board, _package_index, available_maps, builtin_map, installed_map
 
-__all__ = ["MAX_REGISTERED", "find_map", "register_map", "registered_maps", "unregister_map"]
+__all__ = [
+    "MAX_REGISTERED",
+    "find_map",
+    "named_map",
+    "register_map",
+    "registered_maps",
+    "unregister_map",
+]
 
 #: Most maps (distinct contents) an app may register at once.
 MAX_REGISTERED = 256
@@ -87,6 +94,31 @@ def unregister_map(board: Board | str) -> int:
 def registered_maps() -> tuple[Board, ...]:
     """The maps the app registered, in the order registered."""
     return tuple(_registered.values())
+
+
+def named_map(name: str) -> Board:
+    """The map a name from outside names (a client's request, a form field):
+    a map the app registered (:func:`register_map`; by id, the content
+    registered last), else a built-in map or one an installed package ships
+    (by id or alias, any case). Never a file, whatever ``name`` is: for a
+    server, where :func:`~ttr_core.load_map` would open any path it is given
+    (``new_game(..., files=False)`` loads its map here).
+
+    Raises :class:`UnknownMapError` for any other name (its message names the
+    maps there are, and nothing of the file system), :class:`ArgumentError`
+    if ``name`` is not a ``str``, and :class:`MapError` for a broken package map.
+    """
+    if type(name) is not str:
+        raise ArgumentError(f"a map name is a str, not {what(name)}")
+    registered = _registered  # one consistent copy
+    for (found_id, _), board in reversed(registered.items()):
+        if found_id == name:
+            return board
+    installed = installed_map(name)
+    if installed is None:
+        known = sorted({*available_maps(), *(key for key, _ in registered)})
+        raise UnknownMapError(name, known, files=False)
+    return installed
 
 
 def find_map(map_id: str, fingerprint: str) -> Board | None:

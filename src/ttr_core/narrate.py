@@ -21,7 +21,7 @@ import attrs
 from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from .board import Board
 from .engine import apply
-from .errors import ArgumentError, IllegalAction, Reason, what
+from .errors import ArgumentError, GameNotOverError, IllegalAction, Reason, what
 from .state import GameState, check_state
 from .views import non_seat_owners
 
@@ -65,6 +65,31 @@ def describe(state: GameState, action: Action, seat: int | None = None) -> str:
 _PUBLIC_REASONS = frozenset(
     {Reason.GAME_OVER, Reason.NOT_YOUR_TURN, Reason.WRONG_PHASE, Reason.MALFORMED_ACTION}
 )
+
+
+#: How a game ended, in :func:`describe`'s words (``Termination`` values).
+_ENDINGS = {
+    "cars": "The game ended: a seat ran low on {pieces} and the final round was played.",
+    "stalemate": "The game ended: a full round of passes, nobody could move.",
+    "resignation": "Seat {seat} resigned: the game ends here, and seat {seat} loses.",
+    "timeout": "Seat {seat} ran out of time: the game ends here, and seat {seat} loses.",
+    "abandoned": "The game was abandoned: it ends here, with no winner.",
+}
+
+
+def describe_ending(state: GameState) -> str:
+    """How ``state``'s game ended, in one line, as :func:`describe` tells
+    actions: the final round played, a stalemate, or an early ending
+    (:func:`~ttr_core.end_game`: "Seat 1 resigned: the game ends here, and
+    seat 1 loses."). Nothing in it is hidden from any seat.
+
+    Raises :class:`GameNotOverError` for a game not over and
+    :class:`ArgumentError` for a ``state`` that is not a :class:`GameState`.
+    """
+    check_state(state)
+    if state.termination is None:
+        raise GameNotOverError("describe_ending() needs a finished game")
+    return _ENDINGS[str(state.termination)].format(pieces=state.board.pieces, seat=state.forfeit)
 
 
 def describe_after(

@@ -136,8 +136,8 @@ from typing import Any
 import attrs
 
 from .board import Board, derive, evict_oldest
-from .engine import new_game
-from .errors import ArgumentError, PlayerCountError, TtrError, printable, show, what
+from .engine import check_player_count, new_game
+from .errors import ArgumentError, TtrError, show, what
 from .playout import Playout
 from .plugin_manager import GameRules, game_rules, resolve_variants
 from .state import GameState, PendingKind
@@ -894,10 +894,8 @@ def observation_encoder(
     if not isinstance(board, Board):
         raise ArgumentError(f"board must be a ttr_core.Board, not {type(board).__name__}")
     if variants is not None and isinstance(variants, str):
-        raise ArgumentError(f"variants must be a sequence of variant names, not {variants!r}")
-    low, high = board.rules.min_players, board.rules.max_players
-    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        raise PlayerCountError(board.id, printable(players), low, high)
+        raise ArgumentError(f"variants must be a sequence of variant names, not {show(variants)}")
+    check_player_count(board, players)
     names = resolve_variants(board, variants)
     rules = game_rules(board, players, names, options)
     key = ("observation_encoder", players, rules.variants, rules.options)

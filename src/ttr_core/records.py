@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from .actions import Action
-from .errors import ArgumentError, DataError, TtrError, show
+from .errors import ArgumentError, DataError, TtrError, path_argument, show, what
 from .serialize import (
     MAX_ACTIONS,
     GameRecord,
@@ -172,13 +172,41 @@ class RecordLines:
             {"integrity": {"actions": len(self._lines), "sha256": self._chain.digest}}
         )
 
-    def lines(self) -> Iterator[str]:
-        """Every line of the record: header, actions, ending, trailer."""
-        yield self.header
-        yield from self._lines
-        if self._ending is not None:
-            yield self._ending
-        yield self.trailer
+    @property
+    def index(self) -> int:
+        """The index of the last line before the trailer (``0``, the header,
+        before any action): the row key of the line :meth:`append` or
+        :meth:`end` just returned, for an app that stores a row per line."""
+        return len(self._lines) + (self._ending is not None)
+
+    def __len__(self) -> int:
+        """How many lines the record has: header, actions, ending, trailer."""
+        return self.index + 2
+
+    def __getitem__(self, index: int) -> str:
+        """Line ``index`` of the record (negative from the end, as for a list)."""
+        if type(index) is not int:
+            raise ArgumentError(f"a line index is an int, not {what(index)}")
+        size = len(self)
+        at = index + size if index < 0 else index
+        if not 0 <= at < size:
+            raise ArgumentError(f"line {show(index)} of a record of {size} lines")
+        if at == 0:
+            return self._header
+        if at == size - 1:
+            return self.trailer
+        if at <= len(self._lines):
+            return self._lines[at - 1]
+        assert self._ending is not None
+        return self._ending
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.lines())
+
+    def lines(self) -> list[str]:
+        """Every line of the record, in order: header, actions, ending, trailer."""
+        ending = [] if self._ending is None else [self._ending]
+        return [self._header, *self._lines, *ending, self.trailer]
 
     def text(self) -> str:
         """The whole record as JSON Lines text (each line ends with a newline)."""
@@ -300,7 +328,9 @@ def _read_lines(text: str, key: bytes | None) -> tuple[GameRecord, _Chain]:
             f"the record is cut short or changed: it holds {len(actions)} actions where its "
             f"integrity line counts {show(integrity['actions'], 20)}",
         )
-    if not hmac.compare_digest(integrity["sha256"], chain.digest):
+    # As bytes: compare_digest refuses a str with a character beyond ASCII.
+    written = integrity["sha256"].encode("utf-8", "surrogatepass")
+    if not hmac.compare_digest(written, chain.digest.encode("ascii")):
         raise DataError(
             f"line {len(raw)}",
             "the record was changed: its lines do not match its integrity line"
@@ -430,8 +460,7 @@ class RecordFile:
 
 
 def _open(path: object, mode: str) -> IO[bytes]:
-    if not isinstance(path, str | os.PathLike):
-        raise ArgumentError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    path = path_argument("path", path, "the path of a record file")
     try:
         return open(path, mode)  # kept open for appending
     except FileExistsError:

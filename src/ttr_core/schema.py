@@ -39,6 +39,7 @@ from .plugin_manager import GameRules, installed_plugins
 from .scoring import SHOWN, FinalScores, ScoreLine, ScoreSheet
 from .serialize import FORMAT_VERSION, MAX_ACTIONS, GameRecord
 from .state import GameState, Hand, Pending, PlayerState
+from .status import SeatStatus
 from .views import PlayerView, SeatView
 
 __all__ = ["SCHEMA_FILES", "json_schema", "schema_texts", "shipped_variants"]
@@ -55,6 +56,7 @@ SCHEMA_FILES: Mapping[str, Any] = {
     "score_sheets": list[ScoreSheet],
     "final_scores": FinalScores,
     "game_record": GameRecord,
+    "seat_status": SeatStatus,
     "board": Board,
 }
 
@@ -146,7 +148,8 @@ def json_schema(kind: Any, *, variants: Iterable[str] | None = None) -> dict[str
     """The JSON Schema (draft 2020-12) of what :func:`~ttr_core.to_json` writes
     for ``kind``: ``Action``, ``list[Action]``, ``GameState``, ``PlayerView``,
     ``ScoreSheet``, ``list[ScoreSheet]`` (or a list of any other of these),
-    ``FinalScores``, ``GameRecord`` or ``Board`` (:func:`~ttr_core.board_data`),
+    ``FinalScores``, ``GameRecord``, ``SeatStatus`` or ``Board``
+    (:func:`~ttr_core.board_data`),
     or the name of one of :data:`SCHEMA_FILES` (``"game_state"``).
 
     ``variants`` limits the plugin action types and variant state to those
@@ -243,6 +246,7 @@ class _Builder:
             ScoreSheet: self.score_sheet,
             ScoreLine: self.score_line,
             FinalScores: self.final_scores,
+            SeatStatus: self.seat_status,
         }.get(cls)
         if special is not None:
             return special()
@@ -411,6 +415,21 @@ class _Builder:
         # The winners' order, their totals and the ending are checked by the reader.
         winners = {"type": "array", "items": _NATURAL, "uniqueItems": True}
         return self.attrs_object(FinalScores, override={"winners": winners})
+
+    def seat_status(self) -> dict[str, Any]:
+        # How the parts agree (the seat's view, its actions) the reader checks.
+        ids = {"type": "array", "items": _NATURAL}
+        properties = {
+            "format": _FORMAT,
+            "seat": _NATURAL,
+            "ply": _NATURAL,
+            "view": self.ref(PlayerView),
+            "legal": {"type": "array", "items": self.ref(Action), "maxItems": MAX_ACTIONS},
+            "legal_ids": {"anyOf": [ids, {"type": "null"}]},
+            "sheets": {"type": "array", "items": self.ref(ScoreSheet)},
+            "scores": {"anyOf": [self.ref(FinalScores), {"type": "null"}]},
+        }
+        return _object(properties, list(properties))
 
     def board_data(self) -> dict[str, Any]:
         fields = {f.name: f for f in self._fields(Board)}

@@ -73,6 +73,7 @@ from .state import (
     check_state,
     replace_state,
 )
+from .status import SeatStatus
 from .views import PlayerView, non_seat_owners
 
 __all__ = [
@@ -503,19 +504,38 @@ def from_json(
     file path or a :class:`Board`); its content must match the fingerprint in
     the text. Raises :class:`DataError` naming the bad field.
     """
+    _check_kind(kind)
+    return _read_data(read_json(text), kind, board)  # type: ignore[no-any-return]
+
+
+def read_json(text: str | bytes) -> Any:
+    """JSON text read as the library reads its own messages, for an app's own
+    envelope around them (a move's ``{"ply": ..., "action": ...}``): plain
+    data (dicts, lists, strings, ints, floats, booleans, ``None``) that
+    :func:`from_data` may then read.
+
+    Strict where :func:`json.loads` is lenient, and bounded: ``text`` is a
+    ``str`` or UTF-8 ``bytes`` of at most :data:`MAX_TEXT` characters; an
+    object naming a key twice (``{"ply": 0, "ply": 1}``), ``NaN`` and
+    ``Infinity``, a number beyond a float's range (``1e999``), an int of
+    thousands of digits and nesting deeper than :data:`MAX_DEPTH` are
+    refused. Raises :class:`DataError` (its message a sentence, never the
+    text itself at length).
+    """
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise DataError("", f"the text is not UTF-8: {exc}") from None
+            raise DataError(
+                "", f"the text is not UTF-8: {exc.reason} at byte {exc.start}"
+            ) from None
     if not isinstance(text, str):
         raise DataError("", f"expected JSON text (str or bytes), not {type(text).__name__}")
     if len(text) > MAX_TEXT:
         raise DataError("", f"the text is {len(text)} characters long; at most {MAX_TEXT} are read")
-    _check_kind(kind)
     data = _parse(text)
     _check_data(data)
-    return _read_data(data, kind, board)  # type: ignore[no-any-return]
+    return data
 
 
 def from_data(
@@ -678,7 +698,7 @@ def _kind_of(value: Any) -> Any:
         return Action
     if isinstance(value, (list, tuple)) and all(isinstance(a, Action) for a in value):
         return list[Action]
-    for kind in (GameState, PlayerView, ScoreSheet, FinalScores, GameRecord):
+    for kind in (GameState, PlayerView, ScoreSheet, FinalScores, GameRecord, SeatStatus):
         if isinstance(value, kind):
             return kind
     raise DataError("", f"cannot write {type(value).__name__} as JSON")
@@ -691,6 +711,7 @@ _READABLE: tuple[Any, ...] = (
     ScoreSheet,
     FinalScores,
     GameRecord,
+    SeatStatus,
     list[Action],
 )
 _READABLE_NAMES = (
@@ -700,6 +721,7 @@ _READABLE_NAMES = (
     "ScoreSheet",
     "FinalScores",
     "GameRecord",
+    "SeatStatus",
     "list[Action]",
 )
 
@@ -889,6 +911,8 @@ def _make_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(_is(GameRecord), _structure_record)
     conv.register_structure_hook_func(_is(ScoreSheet), _structure_sheet)
     conv.register_structure_hook_func(_is(FinalScores), _structure_final_scores)
+    conv.register_unstructure_hook_func(_is(SeatStatus), _unstructure_status)
+    conv.register_structure_hook_func(_is(SeatStatus), _structure_status)
     return conv
 
 
@@ -1011,7 +1035,7 @@ def _card_counts(value: Any, board: Board) -> tuple[int, ...]:
         raise _Bad(f"expected an object of card counts, not {_what(value)}")
     unknown = sorted(set(value) - set(names))
     if unknown:
-        raise _Bad(f"unknown cards {unknown} (cards: {', '.join(names)})")
+        raise _Bad(f"unknown cards {show(unknown, 120)} (cards: {', '.join(names)})")
     counts = []
     for name in names:
         if name not in value:
@@ -1255,7 +1279,7 @@ def _known(value: Any, board: Board) -> tuple[int, ...]:
     full = {name: value.get(name, 0) for name in board.card_names}
     unknown = sorted(set(value) - set(board.card_names))
     if unknown:
-        raise _Bad(f"unknown cards {unknown}")
+        raise _Bad(f"unknown cards {show(unknown, 120)}")
     return _card_counts(full, board)
 
 
@@ -1537,6 +1561,74 @@ def _structure_final_scores(value: Any, _: Any) -> FinalScores:
     return scores
 
 
+#: The keys of a seat status (:class:`~ttr_core.SeatStatus`) as written.
+_STATUS_KEYS = frozenset(
+    {"format", "seat", "ply", "view", "legal", "legal_ids", "sheets", "scores"}
+)
+
+
+def _unstructure_status(status: SeatStatus) -> dict[str, Any]:
+    ids = status.legal_ids
+    scores = status.scores
+    return {
+        "format": FORMAT_VERSION,
+        "seat": status.seat,
+        "ply": status.ply,
+        "view": _unstructure_view(status.view),
+        "legal": [_unstructure_action(a) for a in status.legal],
+        "legal_ids": None if ids is None else list(ids),
+        "sheets": [_CONVERTER.unstructure(sheet, ScoreSheet) for sheet in status.sheets],
+        "scores": None if scores is None else _CONVERTER.unstructure(scores, FinalScores),
+    }
+
+
+def _structure_status(value: Any, _: Any) -> SeatStatus:
+    """A seat's status as :func:`~ttr_core.seat_status` writes it: each part read
+    with its own checks, and the parts agreeing — the view is the seat's, at the
+    same ply; the actions are the seat's, listed only while it decides, each
+    with an id (or none at all); a sheet per seat; final scores exactly when
+    the game is over."""
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a seat status object, not {_what(value)}")
+    _check_keys(value, _STATUS_KEYS, _STATUS_KEYS)
+    _check_format(value)
+    view: PlayerView = _field(value, "view", lambda v: _structure_view(v, None))
+    seat = _field(value, "seat", _natural)
+    ply = _field(value, "ply", _natural)
+    if seat != view.viewer:
+        raise _Path("seat", f"{seat}, but the view is seat {view.viewer}'s")
+    if ply != view.ply:
+        raise _Path("ply", f"{ply}, but the view is at ply {view.ply}")
+    legal = tuple(_field(value, "legal", lambda v: _structure_action_list(v, None)))
+    for i, action in enumerate(legal):
+        if action.player != seat:
+            raise _Path(f"legal[{i}].player", f"an action of seat {seat}, not {action.player}")
+    if legal and view.current_player != seat:
+        raise _Path("legal", f"seat {seat} has no action while another seat decides")
+    ids = _field(value, "legal_ids", _natural_ids)
+    if ids is not None and len(ids) != len(legal):
+        raise _Path("legal_ids", f"{len(ids)} ids for {len(legal)} actions")
+    sheets = tuple(_field(value, "sheets", lambda v: _structure_list_of(v, ScoreSheet)))
+    if [sheet.player for sheet in sheets] != list(range(len(view.seats))):
+        raise _Path("sheets", f"a sheet per seat, in seat order (0 to {len(view.seats) - 1})")
+    scores = _field(
+        value, "scores", lambda v: None if v is None else _structure_final_scores(v, None)
+    )
+    if (scores is not None) != view.is_over:
+        raise _Path("scores", "final scores are given exactly when the game is over")
+    return SeatStatus(seat, ply, view, legal, ids, sheets, scores)
+
+
+def _natural_ids(value: Any) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise _Bad(f"expected a list of action ids or null, not {_what(value)}")
+    if len(value) > MAX_ACTIONS:
+        raise _Bad(f"{len(value)} ids; at most {MAX_ACTIONS} are read")
+    return tuple(_at(i, functools.partial(_natural, v)) for i, v in enumerate(value))
+
+
 def _unstructure_record(record: GameRecord) -> dict[str, Any]:
     return {
         "format": record.format,
@@ -1590,10 +1682,10 @@ def _check_keys(
 ) -> None:
     extra = sorted(set(value) - set(allowed))
     if extra:
-        raise _Bad(f"unknown fields {extra} (expected: {', '.join(sorted(allowed))})")
+        raise _Bad(f"unknown fields {show(extra, 120)} (expected: {', '.join(sorted(allowed))})")
     missing = sorted(set(allowed if required is None else required) - set(value))
     if missing:
-        raise _Bad(f"missing fields {missing}")
+        raise _Bad(f"missing fields {show(missing, 200)}")
 
 
 def _check_format(value: dict[str, Any]) -> None:
@@ -1638,7 +1730,8 @@ def _at(key: str | int, read: Callable[[], T]) -> T:
 
 
 def _join(key: str | int, rest: str) -> str:
-    head = f"[{key}]" if isinstance(key, int) else str(key)
+    # A key from the input is quoted cut short: a path stays a few words long.
+    head = f"[{key}]" if isinstance(key, int) else (key if len(key) <= 40 else show(key, 40))
     if not rest:
         return head
     if rest.startswith("["):
@@ -1658,7 +1751,7 @@ def _cattrs_problem(exc: cattrs.BaseValidationError) -> tuple[str, str]:
         if isinstance(error, _Bad):
             return str(error)
         if isinstance(error, cattrs.ForbiddenExtraKeysError):
-            return f"unknown fields {sorted(error.extra_fields)}"
+            return f"unknown fields {show(sorted(error.extra_fields), 120)}"
         if isinstance(error, KeyError):
             return "required field missing"
         return f"{type(error).__name__}: {error}"

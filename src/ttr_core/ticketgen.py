@@ -18,11 +18,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .board import Board, Ticket
-from .errors import ArgumentError, MapError, MapProblem, show
+from .errors import ArgumentError, MapError, MapProblem, items_argument, show, what
 
 #: The shortest ticket the generator deals (a ticket of one space is a single route).
 MIN_POINTS = 2
 
+
+#: Most tickets read from an argument: far above any map's (an endless iterable stops here).
+_MAX_ITEMS = 100_000
 
 #: The largest seed (in bits, either sign) :func:`generate_tickets` takes.
 MAX_SEED_BITS = 256
@@ -36,18 +39,12 @@ def _check_board(board: object) -> Board:
     return board
 
 
-def _tickets_of(board: Board, name: str, tickets: object) -> list[Ticket]:
+def _tickets_of(board: Board, name: str, tickets: object) -> tuple[Ticket, ...]:
     r"""``tickets`` as a list of :class:`Ticket`\ s joining places of ``board``, else
     :class:`ArgumentError` naming the argument ``name``."""
-    if isinstance(tickets, str | bytes | Mapping) or not isinstance(tickets, Iterable):
-        raise ArgumentError(
-            f"{name} must be an iterable of ttr_core.Ticket, not {type(tickets).__name__} "
-            f"{show(tickets)}"
-        )
-    try:
-        items = list(tickets)
-    except Exception as exc:  # a hostile iterable: whatever it raised
-        raise ArgumentError(f"{name} cannot be read: {type(exc).__name__}") from None
+    if isinstance(tickets, Mapping):
+        raise ArgumentError(f"{name} must be an iterable of ttr_core.Ticket, not {what(tickets)}")
+    items = items_argument(name, tickets, _MAX_ITEMS, "an iterable of ttr_core.Ticket")
     places = {loc.name for loc in board.locations}
     for index, ticket in enumerate(items):
         if not isinstance(ticket, Ticket):
@@ -152,7 +149,8 @@ def generate_tickets(
                 MapProblem(
                     board.source,
                     "tickets",
-                    f"{count} tickets asked for, but only {len(pairs)} pairs of places are left",
+                    f"{show(count)} tickets asked for, but only {len(pairs)} pairs of places "
+                    "are left",
                 )
             ]
         )

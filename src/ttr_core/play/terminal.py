@@ -38,6 +38,7 @@ from .. import (
 )
 from ..agents import Agent, agent_names, make_agent
 from ..cli import _parse_options, add_game_arguments
+from ..errors import told
 from . import moves, text
 
 #: The bots' style unless ``--bots`` says otherwise.
@@ -236,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         style = {seat: styles[i % len(styles)] for i, seat in enumerate(bot_seats)}
         bots = {seat: make_agent(name) for seat, name in style.items()}
     except (TtrError, OSError) as exc:
-        print(f"ttr play: {exc}", file=sys.stderr)
+        print(f"ttr play: {told(exc)}", file=sys.stderr)
         return 2
     for warning in caught:
         print(f"Note: {warning.message}")
