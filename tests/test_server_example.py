@@ -380,7 +380,9 @@ def test_a_resignation_ends_the_game(module: ModuleType, tmp_path: Path) -> None
         scores = answer["scores"]
         assert scores["termination"] == "resignation"
         assert scores["winners"] and 1 not in scores["winners"]
-        assert client.events(game, tokens[0])[-1] == "Seat 1 resigned"
+        assert client.events(game, tokens[0])[-1] == ttr_core.describe_ending(
+            ttr_core.end_game(ttr_core.new_game("newyork", 3, seed=1), "resignation", 1)
+        )
         code, again = client.request("POST", f"/games/{game}/resign", token=tokens[0], raw=b"")
         assert (code, again["reason"]) == (409, "game_over")
         seat = answer["view"]["current_player"]
@@ -494,6 +496,14 @@ HOSTILE: dict[str, tuple[str, str, bytes | None, str | None, int]] = {
     "players a string": ("POST", "/games", b'{"map": "newyork", "players": "2"}', None, 400),
     "too many players": ("POST", "/games", b'{"map": "newyork", "players": 9}', None, 400),
     "players a bool": ("POST", "/games", b'{"map": "newyork", "players": true}', None, 400),
+    "a key twice": (
+        "POST",
+        "/games/{id}/moves",
+        b'{"ply": 1, "ply": 0, "action": {"type": "draw_blind", "player": 0}}',
+        "own",
+        400,
+    ),
+    "/etc/passwd as a map": ("POST", "/games", b'{"map": "/etc/passwd", "players": 2}', None, 400),
     "a game without a map": ("POST", "/games", b'{"players": 2}', None, 400),
 }
 

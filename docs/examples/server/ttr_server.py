@@ -87,8 +87,7 @@ def _digest(token: str) -> str:
 class Game:
     """One game in memory: its state, its record and each seat's event lines.
 
-    ``lock`` serializes the game's moves; ``lines`` counts the record lines
-    stored (header, actions, ending), the number of the next one.
+    ``lock`` serializes the game's moves.
     """
 
     id: str
@@ -96,7 +95,6 @@ class Game:
     record: ttr_core.RecordLines
     tokens: tuple[str, ...]
     events: list[list[str]]
-    lines: int
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: Set when a write failed: the game is reloaded from the database.
     stale: bool = False
@@ -145,7 +143,8 @@ class GameServer:
         a few rows whatever the game's length, and the trailer row replaced."""
         count = len(game.events[0])
         statements = [
-            ("INSERT INTO record_lines VALUES (?, ?, ?)", (game.id, game.lines, line)),
+            # record.index: the row key of the line append() or end() just returned.
+            ("INSERT INTO record_lines VALUES (?, ?, ?)", (game.id, game.record.index, line)),
             ("UPDATE games SET trailer = ? WHERE id = ?", (game.record.trailer, game.id)),
         ]
         statements += [
@@ -179,7 +178,7 @@ class GameServer:
         events: list[list[str]] = [[] for _ in range(state.num_players)]
         for seat, line in stored:
             events[seat].append(line)
-        return Game(game_id, state, record, tuple(tokens), events, len(lines))
+        return Game(game_id, state, record, tuple(tokens), events)
 
     def _game(self, game_id: str) -> Game:
         with self._games_lock:
@@ -207,16 +206,9 @@ class GameServer:
             raise HttpError(
                 HTTPStatus.BAD_REQUEST, "bad_request", 'expected {"map": ..., "players": ...}'
             )
-        map_name, players = body["map"], body["players"]
-        # new_game also opens map files by path: a client may name only a map
-        # the server offers.
-        if map_name not in ttr_core.available_maps():
-            raise HttpError(
-                HTTPStatus.BAD_REQUEST,
-                "unknown_map",
-                f"map must be one of {', '.join(ttr_core.available_maps())}",
-            )
-        state = ttr_core.new_game(map_name, players)  # a fresh secret seed
+        # files=False: a client's map name is never a file (UnknownMapError);
+        # no seed: a fresh secret one.
+        state = ttr_core.new_game(body["map"], body["players"], files=False)
         game_id = secrets.token_urlsafe(12)
         tokens = [secrets.token_urlsafe(32) for _ in range(state.num_players)]
         record = ttr_core.RecordLines(state, key=self._key)
@@ -245,25 +237,12 @@ class GameServer:
         )
 
     def status(self, game: Game, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know now: its view, its legal moves (none when it is
-        another seat's decision) and, once the game is over, the final scores."""
-        state = game.state
-        answer = {
-            "game": game.id,
-            "seat": seat,
-            "ply": state.ply,
-            "over": state.is_over,
-            "view": ttr_core.to_data(ttr_core.player_view(state, seat)),
-            # Every legal action is the deciding seat's: the others get none
-            # (a ticket choice would show the tickets on offer).
-            "legal": ttr_core.to_data(
-                [a for a in ttr_core.legal_actions(state) if a.player == seat]
-            ),
-            "events": len(game.events[seat]),
-        }
-        if state.is_over:
-            answer["scores"] = ttr_core.to_data(ttr_core.final_scores(state))
-        return answer
+        """What ``seat`` may know now (``seat_status``: its view, its own legal
+        moves and their ids, the score sheets it may see, the final scores at
+        the end) and how many event lines it has."""
+        status = ttr_core.seat_status(game.state, seat)
+        extra = {"game": game.id, "over": status.is_over, "events": len(game.events[seat])}
+        return {**ttr_core.to_data(status), **extra}
 
     def move(self, game: Game, seat: int, body: Any) -> dict[str, Any]:
         """Apply ``{"ply": n, "action": {...}}`` for ``seat``; answer its status."""
@@ -289,7 +268,7 @@ class GameServer:
         """End the game: ``seat`` resigns and loses. Answers its status."""
         ended = ttr_core.end_game(game.state, "resignation", seat)
         line = game.record.end(ended)
-        events = [f"Seat {seat} resigned"] * ended.num_players
+        events = [ttr_core.describe_ending(ended)] * ended.num_players
         self._commit(game, ended, line, events)
         return self.status(game, seat)
 
@@ -307,7 +286,6 @@ class GameServer:
                 self._games.pop(game.id, None)
             raise
         game.state = state
-        game.lines += 1
         for seat, text in enumerate(events):
             game.events[seat].append(text)
 
@@ -421,14 +399,8 @@ class Handler(BaseHTTPRequestHandler):
                 f"a request body is at most {MAX_BODY} bytes",
             )
         raw = self.rfile.read(int(length))
-        if not raw:
-            return None  # a POST with nothing to say (a resignation)
-        try:
-            return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-        except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON, too deep
-            raise HttpError(
-                HTTPStatus.BAD_REQUEST, "bad_json", "the body is not valid JSON"
-            ) from exc
+        # The library's strict reader: no repeated key, NaN or deep nesting (DataError).
+        return ttr_core.read_json(raw) if raw else None  # none: a resignation
 
     def _send(self, status: HTTPStatus, body: dict[str, Any]) -> None:
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -468,10 +440,6 @@ def _since(values: list[str]) -> int:
     if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 9:
         raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "since must be a small integer")
     return int(values[0])
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 class GameHTTPServer(ThreadingHTTPServer):

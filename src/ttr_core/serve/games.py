@@ -1,8 +1,9 @@
 """The games of ``ttr serve``: kept in memory, bounded, one lock per game.
 
-Everything here is built on the public API only: ``new_game``, seat-bound
-moves (``apply(state, action, seat=, expect_ply=)``), ``player_view``,
-``player_score_sheets``, ``describe(..., seat=)``, the JSON converter
+Everything here is built on the public API only: ``new_game`` (with
+``files=False``: a map name from the page never opens a file), seat-bound
+moves (``apply(state, action, seat=, expect_ply=)``), ``seat_status``,
+``describe(..., seat=)``, the JSON converter
 (``to_data``/``from_data``), the records (``RecordLines``, ``from_jsonl``,
 ``replay``), the bots (``ttr_core.agents.make_agent``) and the pictures
 (``ttr_core.render.svg``). No web framework is imported: the app
@@ -16,7 +17,7 @@ answer of a game that does not exist). A game still being played is never
 dropped for a new one: a full store refuses new games until one is over.
 
 What reaches the person is :func:`status`: a function of their seat's
-``PlayerView``, their own legal moves, their own score sheet and the event
+``seat_status`` (their view, their own legal moves, their score sheet) and the event
 lines told as their seat may know them. The game state (the seed, the
 deck, the bots' hands and tickets) never leaves the store; the record,
 which holds the seed, is given only once the game is over.
@@ -222,12 +223,6 @@ class GameStore:
         map_name = body.get("map", self.map)
         players = body.get("players", self.players)
         bots = body.get("bots", list(self.bots))
-        # new_game also opens map files by path: the page may name only a map
-        # the server offers.
-        if not isinstance(map_name, str) or map_name not in ttr_core.available_maps():
-            raise ServeError(
-                400, "unknown_map", f"map must be one of {', '.join(ttr_core.available_maps())}"
-            )
         if type(players) is not int:
             raise ServeError(400, "bad_request", "players must be an integer")
         if (
@@ -238,7 +233,11 @@ class GameStore:
             raise ServeError(
                 400, "unknown_bot", f"bots must be a list of: {', '.join(agent_names())}"
             )
-        state = ttr_core.new_game(map_name, players, seed=self.seed)  # checks the count
+        try:
+            # files=False: the page's map name never opens a file, whatever it is.
+            state = ttr_core.new_game(map_name, players, seed=self.seed, files=False)
+        except ttr_core.UnknownMapError as exc:
+            raise ServeError(400, "unknown_map", str(exc)) from None
         seat = 0
         names = {
             other: bots[(other - 1) % len(bots)]
@@ -414,13 +413,13 @@ def status(game: Game, *, board: bool = True) -> dict[str, Any]:
     false), their legal moves (when they decide), their own score sheet, the
     event lines as their seat knows them and, once the game is over, the final
     scores. Nothing else of the state."""
-    state, seat = game.state, game.seat
-    view = ttr_core.player_view(state, seat)
+    seat = game.seat
+    # Everything the seat may know, from the one call that cannot forget a filter.
+    known = ttr_core.seat_status(game.state, seat)
+    view, legal, scores = known.view, known.legal, known.scores
     the_board = view.board
-    legal = [a for a in ttr_core.legal_actions(state) if a.player == seat]
-    sheet = ttr_core.player_score_sheets(state, seat)[seat]
+    sheet = known.sheets[seat]
     ticket_lines = {line.ref: line for line in sheet.lines if line.kind == "ticket"}
-    scores = ttr_core.final_scores(state) if state.is_over else None
     answer: dict[str, Any] = {
         "game": game.id,
         "seat": seat,
