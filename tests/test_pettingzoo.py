@@ -416,7 +416,7 @@ def test_render_without_a_mode_warns_and_returns_none() -> None:
         ({"map": "atlantis"}, UnknownMapError, "atlantis"),
         ({"map": 3}, ArgumentError, "map"),
         ({"players": 9}, PlayerCountError, "9"),
-        ({"players": "2"}, PlayerCountError, "2"),
+        ({"players": "2"}, ttr_core.ArgumentError, "2"),
         ({"variants": ["nope"]}, UnknownVariantError, "nope"),
         ({"variants": "tolls"}, UnknownVariantError, "list"),
         ({"options": {"attractions": {"nope": 1}}}, ttr_core.OptionError, "nope"),

@@ -263,8 +263,9 @@ _REPR.maxstring = 80
 _REPR.maxlong = 40
 _REPR.maxother = 80
 #: Ints of more bits than this are described, not printed: Python refuses to
-#: print an int of more than 4,300 digits, and a message needs none of them.
-_PRINTABLE_INT_BITS = 200
+#: print an int of more than 4,300 digits (about 14,000 bits). Below it a
+#: long int is cut to its first and last digits, like any long value.
+_PRINTABLE_INT_BITS = 14_000
 
 
 def show(value: object, limit: int = 60) -> str:
@@ -272,10 +273,10 @@ def show(value: object, limit: int = 60) -> str:
     ``limit`` characters, containers shortened before they are printed (a list
     of a million items or nested ten thousand deep costs nothing), and never
     failing (an int too long to print, an object whose ``repr`` raises)."""
-    if type(value) is int:
-        if value.bit_length() > _PRINTABLE_INT_BITS:
-            return f"an int of {value.bit_length()} bits"
-        text = repr(value)
+    if type(value) is int and value.bit_length() > _PRINTABLE_INT_BITS:
+        return f"an int of {value.bit_length()} bits"
+    if type(value) is int and value.bit_length() <= 64:
+        text = repr(value)  # the common case, quickly
     else:
         try:
             text = _REPR.repr(value)
@@ -304,7 +305,7 @@ def printable(value: object) -> object:
         return value
     if type(value) is str:
         return value
-    if type(value) is int and value.bit_length() <= _PRINTABLE_INT_BITS:
+    if type(value) is int and value.bit_length() <= 200:
         return value
     return show(value)
 
