@@ -159,3 +159,17 @@ def test_keeping_tickets_of_the_wrong_type_is_refused_not_crashed() -> None:
     with pytest.raises(IllegalAction) as err:
         ttr_core.apply(state, KeepTickets(0, ["a", 99]))  # type: ignore[list-item]
     assert err.value.reason == Reason.NOT_OFFERED
+
+
+def test_show_quotes_ints_exactly_up_to_200_bits_and_never_fails() -> None:
+    from ttr_core.errors import show
+
+    assert show(-(10**42)) == repr(-(10**42))  # a seat number a hostile client sends
+    assert show(2**199) == repr(2**199)  # 60 digits: exact
+    cut = show(10**400)
+    assert cut.startswith("1000") and "..." in cut and len(cut) <= 60
+    assert show(10**5000) == f"an int of {(10**5000).bit_length()} bits"
+    deep: list[object] = []
+    for _ in range(10_000):
+        deep = [deep]
+    assert show(deep).startswith("[[[")

@@ -180,7 +180,7 @@ class GameConfigError(TtrError, ValueError):
 
 class UnsupportedVariantError(GameConfigError):
     """A variant an adapter cannot play: it adds actions of its own, which have no
-    action id (:mod:`ttr_core.action_ids`); ``variant`` names it."""
+    action id (:mod:`ttr_core.rules.action_ids`); ``variant`` names it."""
 
 
 class ArgumentError(TtrError, TypeError):
@@ -275,8 +275,8 @@ def show(value: object, limit: int = 60) -> str:
     failing (an int too long to print, an object whose ``repr`` raises)."""
     if type(value) is int and value.bit_length() > _PRINTABLE_INT_BITS:
         return f"an int of {value.bit_length()} bits"
-    if type(value) is int and value.bit_length() <= 64:
-        text = repr(value)  # the common case, quickly
+    if type(value) is int and value.bit_length() <= 200:
+        text = repr(value)  # exact, cut only past ``limit`` like any text
     else:
         try:
             text = _REPR.repr(value)
