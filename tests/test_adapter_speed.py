@@ -29,10 +29,10 @@ import ttr_core
 import ttr_core.openspiel as tos
 from ttr_core import GameState, apply, legal_actions, new_game, player_view
 from ttr_core.action_ids import action_from_id, legal_action_ids, legal_action_mask
+from ttr_core.model.views import PlayerView
 from ttr_core.observation import CORE_KINDS, ObservationEncoder, observation_encoder
 from ttr_core.pettingzoo import LOSS, TIE, WIN, env
-from ttr_core.scoring import final_scores
-from ttr_core.views import PlayerView
+from ttr_core.rules.scoring import final_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::ttr_core.GeneratedTicketsWarning")
 

@@ -27,7 +27,8 @@ from ttr_core import (
     payment_options,
 )
 from ttr_core.agents import Seen, make_agent
-from ttr_core.payment import ANY_COLOR
+from ttr_core.hooks import calls
+from ttr_core.model.payment import ANY_COLOR
 from ttr_core.simulation import simulate
 
 BOTS = ("hungry", "route", "long", "onestep")
@@ -265,7 +266,7 @@ def test_a_bad_purpose_is_a_plugin_error(sidings: None) -> None:
         with pytest.raises(
             PluginError, match="purpose named route int 1000000: a route id is 0 to 99"
         ):
-            rules.run_agent_action_purpose(view, BuildStation(0, 1))
+            calls.run_agent_action_purpose(rules, view, BuildStation(0, 1))
     finally:
         ttr_core.unregister_variant("badpurpose")
 

@@ -13,6 +13,7 @@ import pytest
 import ttr_core
 from ttr_core import Action, GameState, PlayerView
 from ttr_core.agents import AGENTS, Agent, Seen, UnknownAgentError, make_agent
+from ttr_core.hooks import calls
 from ttr_core.invariants import reachable
 from ttr_core.simulation import play_game, simulate
 
@@ -191,6 +192,6 @@ def test_the_variants_advice_for_the_bots() -> None:
     carts = [route.extra.get("merchandise", False) for route in cart.board.routes]
     assert costs == [-0.3 if has else 0.0 for has in carts]
     plain = ttr_core.new_game("newyork", 2, seed=1, variants=[])
-    assert plain.rules.run_agent_route_costs(ttr_core.player_view(plain, 0)) == [0.0] * len(
+    assert calls.run_agent_route_costs(plain.rules, ttr_core.player_view(plain, 0)) == [0.0] * len(
         plain.board.routes
     )

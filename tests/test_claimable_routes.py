@@ -13,7 +13,7 @@ import pytest
 
 import ttr_core
 from ttr_core import ClaimRoute, GameState
-from ttr_core.state import UNCLAIMED, Hand, replace_state
+from ttr_core.model.state import UNCLAIMED, Hand, replace_state
 
 from .helpers import new_started, route_id, with_hand
 

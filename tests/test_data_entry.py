@@ -324,6 +324,6 @@ def test_register_variant_refuses_names_that_are_not_short_identifiers(
 
 def test_register_variant_takes_names_like_the_installed_ones(unregister: None) -> None:
     for name in ttr_core.available_variants():
-        assert ttr_core.plugin_manager.VARIANT_NAME.fullmatch(name), name
+        assert ttr_core.hooks.manager.VARIANT_NAME.fullmatch(name), name
     ttr_core.register_variant("ok.name-1", NeedsFerries())
     assert "ok.name-1" in ttr_core.available_variants()

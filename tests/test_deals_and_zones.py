@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import ttr_core
 from ttr_core import GameState, PlayerView, PluginError, effects, hookimpl
-from ttr_core.hookcheck import ticket_places
+from ttr_core.hooks.checks import ticket_places
 from ttr_core.invariants import check_state, hidden_changes, reachable
 
 NAME = "longdeal"

@@ -17,7 +17,7 @@ import attrs
 import pytest
 
 import ttr_core
-from ttr_core import hookspecs
+from ttr_core.hooks import specs as hookspecs
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 HOOKS_DOC = DOCS / "hooks.md"
@@ -66,7 +66,7 @@ def documented(hooks_doc: str) -> dict[str, list[tuple[str, ...] | None]]:
 
 
 def test_hookspecs_are_found() -> None:
-    assert SPECS, "no ttr_* functions found in ttr_core.hookspecs"
+    assert SPECS, "no ttr_* functions found in ttr_core.hooks.specs"
     for name, function in inspect.getmembers(hookspecs, inspect.isfunction):
         if name.startswith("ttr_"):
             assert hasattr(function, f"{hookspecs.PROJECT}_spec"), f"{name} is not a hookspec"

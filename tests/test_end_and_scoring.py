@@ -7,7 +7,7 @@ import pytest
 
 import ttr_core
 from ttr_core import DrawBlind, GameNotOverError, IllegalAction, Pass, Reason, Termination
-from ttr_core.scoring import winners
+from ttr_core.rules.scoring import winners
 
 from .helpers import claim, new_started, route_id
 

@@ -11,8 +11,8 @@ import pytest
 
 import ttr_core
 from ttr_core import ArgumentError, IllegalAction, Reason, Termination, end_game
-from ttr_core.hookcheck import ticket_places
-from ttr_core.scoring import winners as rule_winners
+from ttr_core.hooks.checks import ticket_places
+from ttr_core.rules.scoring import winners as rule_winners
 
 EVERY_MAP: list[tuple[str, int, Any]] = [
     ("newyork", 2, None),

@@ -7,7 +7,7 @@ import inspect
 import attrs
 
 import ttr_core
-from ttr_core.state import GameState, PlayerState, replace_player, replace_state
+from ttr_core.model.state import GameState, PlayerState, replace_player, replace_state
 
 from .helpers import new_started
 

@@ -206,7 +206,7 @@ def test_a_removed_action_of_another_type_is_not_compared_by_value() -> None:
 def test_payment_options_checked_and_unchecked_agree() -> None:
     """The public function checks its arguments (a fast check in C first), then
     does what the unchecked one the core and plugins may call does."""
-    from ttr_core.payment import ANY_COLOR, unchecked_payment_options
+    from ttr_core.model.payment import ANY_COLOR, unchecked_payment_options
 
     chooser = random.Random(5)
     for _ in range(500):

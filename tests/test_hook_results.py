@@ -10,6 +10,7 @@ import pytest
 
 import ttr_core
 from ttr_core import Action, GameState, PluginError, ScoreLine, hookimpl
+from ttr_core.hooks import calls
 
 from .helpers import claim, new_started, route_id, started
 
@@ -493,7 +494,7 @@ def test_bad_advice_for_bots(install: Any, result: str, fragment: str) -> None:
     install("ttr_agent_route_costs", advise)
     state = game()
     with pytest.raises(PluginError) as err:
-        state.rules.run_agent_route_costs(ttr_core.player_view(state, 0))
+        calls.run_agent_route_costs(state.rules, ttr_core.player_view(state, 0))
     assert_named(err, "ttr_agent_route_costs", fragment)
 
 
@@ -502,4 +503,4 @@ def test_advice_for_bots_is_summed_over_variants(install: Any) -> None:
     state = ttr_core.new_game("nederland", 2, seed=1, variants=["bad", "tolls"])  # a map with tolls
     view = ttr_core.player_view(state, 0)
     tolls = [route.extra.get("toll", 0) for route in state.board.routes]
-    assert state.rules.run_agent_route_costs(view) == [1 + toll / 3 for toll in tolls]
+    assert calls.run_agent_route_costs(state.rules, view) == [1 + toll / 3 for toll in tolls]

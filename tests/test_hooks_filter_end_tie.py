@@ -190,7 +190,7 @@ def test_the_core_tickets_rule_comes_before_any_tie_break(tie_breaks: Any) -> No
     seat0 = tie_breaks
     state = finished_tie(["seat0"])
     sheets = [sheet_with(state, 0, 10), ttr_core.ScoreSheet(1, (), 10, 1, 0)]
-    from ttr_core.scoring import winners
+    from ttr_core.rules.scoring import winners
 
     assert winners(sheets, state) == (1,)
     assert seat0.called == 0

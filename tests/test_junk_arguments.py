@@ -405,7 +405,7 @@ def _calls(w: World) -> list[Call]:
 
 
 def _registered() -> set[str]:
-    return set(ttr_core.plugin_manager._registered)
+    return set(ttr_core.hooks.manager._registered)
 
 
 def _restore_strict(strict: bool) -> None:

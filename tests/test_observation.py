@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 import ttr_core
-from ttr_core.board import FrozenMap
+from ttr_core.model.board import FrozenMap
 from ttr_core.observation import (
     ObservationEncoder,
     ObservationError,

@@ -14,7 +14,7 @@ from ttr_core_plugins import attractions, tolls
 import ttr_core
 from ttr_core import OptionError, PluginError, VariantOption, hookimpl
 from ttr_core.cli import main
-from ttr_core.plugin_manager import rescan_entry_points
+from ttr_core.hooks.manager import rescan_entry_points
 
 from .helpers import claim, route_id, started
 

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ttr_core import payment_options
-from ttr_core.payment import ANY_COLOR
+from ttr_core.model.payment import ANY_COLOR
 
 COLOURS = 6
 WILD = COLOURS

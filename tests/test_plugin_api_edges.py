@@ -24,7 +24,7 @@ from ttr_core import (
     hookimpl,
 )
 from ttr_core.cli import main
-from ttr_core.plugin_manager import _resolve
+from ttr_core.hooks.resolve import _resolve
 
 from .helpers import claim, new_started, route_id, started, with_hand
 from .test_hook_results import Plugin, newyork_text

@@ -29,7 +29,7 @@ import ttr_core
 from ttr_core import GameState, MapError, MapWarning
 from ttr_core.agents import make_agent
 from ttr_core.cli import main
-from ttr_core.plugin_manager import declared_map_fields
+from ttr_core.hooks.manager import declared_map_fields
 from ttr_core.render import OTHER_COLORS, SEAT_COLORS, svg
 from ttr_core.simulation import play_game
 from ttr_core.testing import strategies

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 import ttr_core
 from ttr_core import ArgumentError, GameState, ScoreLine, ScoreSheet
-from ttr_core.scoring import WITHHELD, player_score_sheets
+from ttr_core.model.scores import WITHHELD
+from ttr_core.rules.scoring import player_score_sheets
 
 from .helpers import new_started
 from .test_determinize import BOARDS, CONFIGS, IDS, play_randomly

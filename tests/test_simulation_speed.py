@@ -28,9 +28,12 @@ import pytest
 
 import ttr_core
 from ttr_core import GameState, PlayerView
-from ttr_core.actions import Action
 from ttr_core.agents import AGENTS, Agent, HeuristicAgent, RandomAgent, Seen
-from ttr_core.board import FrozenMap
+from ttr_core.hooks import calls
+from ttr_core.model.actions import Action
+from ttr_core.model.board import FrozenMap
+from ttr_core.model.views import SeatView
+from ttr_core.rules.views import _DISPLAYS, _SEATS, VIEW_CACHE_KEPT, player_view
 from ttr_core.simulation import (
     _STATE_LOOPHOLES,
     PlayedGame,
@@ -38,7 +41,6 @@ from ttr_core.simulation import (
     play_game,
     state_loopholes,
 )
-from ttr_core.views import _DISPLAYS, _SEATS, VIEW_CACHE_KEPT, SeatView, player_view
 
 #: (map, players, variants or None for the map's): every built-in map, Nederland
 #: with its tolls and the neutral player.
@@ -67,7 +69,7 @@ def plain_view(state: GameState, player: int) -> PlayerView:
     mine = pending is not None and pending.player == player
     names = state.board.card_names
     rules = state.rules
-    variants = rules.run_player_view(state, player) if rules.player_view else {}
+    variants = calls.run_player_view(rules, state, player) if rules.player_view else {}
     me = state.players[player]
     return PlayerView(
         viewer=player,
@@ -104,7 +106,7 @@ def plain_view(state: GameState, player: int) -> PlayerView:
         final_turns=state.final_turns,
         is_over=state.is_over,
         variants=FrozenMap(variants),
-        others=ttr_core.views.non_seat_owners(state),
+        others=ttr_core.rules.views.non_seat_owners(state),
         variant_names=rules.variants,
         options=rules.options,
         offer_size=0 if pending is None else len(pending.offered),

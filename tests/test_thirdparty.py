@@ -183,7 +183,7 @@ import ttr_core.invariants
 import ttr_core_plugins.neutral
 from ttr_core import _claim, GameState, claim_route
 from ttr_core.effects import _seat, claim_route as claim
-from ttr_core.state import UNCLAIMED
+from ttr_core.model.state import UNCLAIMED
 import ttr_core as core
 core.engine.apply
 ttr_core.effects._count
@@ -195,7 +195,7 @@ ttr_core.effects._count
         "ttr_core._claim is private",
         "ttr_core.claim_route is not public",
         "ttr_core.effects._seat is private",
-        "module ttr_core.state is not public",
+        "module ttr_core.model.state is not public",
         "ttr_core.engine is not public",
         "ttr_core.effects._count is not public",
     ):

@@ -31,7 +31,8 @@ from ttr_core import (
     hookimpl,
 )
 from ttr_core.cli import main
-from ttr_core.hookcheck import MAX_MESSAGES
+from ttr_core.hooks import calls
+from ttr_core.hooks.checks import MAX_MESSAGES
 from ttr_core.testing import (
     RulesViolation,
     check_rules,
@@ -242,7 +243,7 @@ def test_validate_map_may_return_an_empty_generator_or_a_tuple(install: Any) -> 
 def test_check_state_may_return_a_generator(install: Any) -> None:
     install("ttr_check_state", lambda state: (f"odd: seat {s}" for s in range(state.num_players)))
     state = ttr_core.new_game("newyork", 2, seed=1, variants=["odd"])
-    assert state.rules.run_check_state(state) == [
+    assert calls.run_check_state(state.rules, state) == [
         ("odd", "odd: seat 0 (variant 'odd')"),
         ("odd", "odd: seat 1 (variant 'odd')"),
     ]
@@ -284,7 +285,7 @@ def test_check_transition_results_of_the_wrong_shape(
     action = ttr_core.legal_actions(state)[0]
     rules = state.rules
     with pytest.raises(PluginError) as err:
-        rules.run_check_transition(state, action, ttr_core.apply(state, action))
+        calls.run_check_transition(rules, state, action, ttr_core.apply(state, action))
     assert err.value.variant == "odd" and err.value.hook == "ttr_check_transition"
     assert fragment in str(err.value)
     # In the kit the same refusal is a violation of the variant's invariant.
@@ -300,7 +301,7 @@ def test_an_endless_generator_is_cut_off(install: Any) -> None:
     install("ttr_check_state", endless)
     state = ttr_core.new_game("newyork", 2, seed=1, variants=["odd"])
     with pytest.raises(PluginError, match=f"returned more than {MAX_MESSAGES} problem messages"):
-        state.rules.run_check_state(state)
+        calls.run_check_state(state.rules, state)
 
 
 def test_a_generator_that_raises_is_named_at_the_call_that_reads_it(install: Any) -> None:
@@ -311,7 +312,7 @@ def test_a_generator_that_raises_is_named_at_the_call_that_reads_it(install: Any
     install("ttr_check_state", crashing)
     state = ttr_core.new_game("newyork", 2, seed=1, variants=["odd"])
     with pytest.raises(PluginError) as err:
-        state.rules.run_check_state(state)
+        calls.run_check_state(state.rules, state)
     assert err.value.variant == "odd" and err.value.hook == "ttr_check_state"
     assert "raised IndexError while its result was read: the plugin's own bug" in str(err.value)
     assert isinstance(err.value.__cause__, IndexError)

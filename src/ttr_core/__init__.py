@@ -14,8 +14,8 @@ Everything listed in ``__all__`` is stable; the modules behind it are not.
 
 from __future__ import annotations
 
-from . import effects
-from .action_ids import (
+from ttr_core import effects
+from ttr_core.action_ids import (
     ActionSpace,
     action_from_id,
     action_id,
@@ -23,21 +23,11 @@ from .action_ids import (
     legal_action_ids,
     legal_action_mask,
 )
-from .actions import (
-    Action,
-    ClaimRoute,
-    DrawBlind,
-    DrawFaceUp,
-    DrawTickets,
-    KeepTickets,
-    Pass,
-)
-from .board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
-from .boarddata import board_data
-from .determinize import determinize
-from .ending import end_game
-from .engine import apply, end_turn, is_over, legal_actions, new_game
-from .errors import (
+from ttr_core.boarddata import board_data
+from ttr_core.determinize import determinize
+from ttr_core.ending import end_game
+from ttr_core.engine import apply, end_turn, is_over, legal_actions, new_game
+from ttr_core.errors import (
     ArgumentError,
     DataError,
     GameConfigError,
@@ -57,8 +47,37 @@ from .errors import (
     UnknownMapError,
     UnknownVariantError,
 )
-from .hookcheck import is_strict, set_strict
-from .hookspecs import (
+from ttr_core.hooks.checks import is_strict, set_strict
+from ttr_core.hooks.manager import (
+    available_variants,
+    broken_variants,
+    register_variant,
+    rescan_entry_points,
+    unregister_variant,
+    variant_options,
+)
+from ttr_core.hooks.specs import hookimpl
+from ttr_core.maploader import (
+    GENERATED,
+    available_maps,
+    broken_maps,
+    load_map,
+    package_maps,
+    parse_map,
+    parse_ticket_deck,
+)
+from ttr_core.mapregistry import named_map, register_map, registered_maps, unregister_map
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
+from ttr_core.model.declarations import (
     LOCATION,
     ROUTE,
     ActionTemplate,
@@ -70,44 +89,26 @@ from .hookspecs import (
     RouteStyle,
     Token,
     VariantOption,
-    hookimpl,
 )
-from .maploader import (
-    GENERATED,
-    available_maps,
-    broken_maps,
-    load_map,
-    package_maps,
-    parse_map,
-    parse_ticket_deck,
-)
-from .mapregistry import named_map, register_map, registered_maps, unregister_map
-from .narrate import describe, describe_ending
-from .payment import payment_options
-from .playout import Playout
-from .plugin_manager import (
-    GameRules,
-    available_variants,
-    broken_variants,
-    register_variant,
-    rescan_entry_points,
-    unregister_variant,
-    variant_options,
-)
-from .records import RecordFile, RecordLines, from_jsonl, to_jsonl
-from .schema import json_schema
-from .scoring import (
-    FinalScores,
-    ScoreLine,
-    ScoreSheet,
-    connected_components,
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.graph import connected_components
+from ttr_core.model.payment import payment_options
+from ttr_core.model.scores import FinalScores, ScoreLine, ScoreSheet
+from ttr_core.model.state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
+from ttr_core.model.views import PlayerView, SeatView
+from ttr_core.narrate import describe, describe_ending
+from ttr_core.playout import Playout
+from ttr_core.records import RecordFile, RecordLines, from_jsonl, to_jsonl
+from ttr_core.rules.scoring import (
     final_scores,
     player_score_sheets,
     rank_bonus,
     score_sheets,
     utilities,
 )
-from .serialize import (
+from ttr_core.rules.views import non_seat_owners, player_view
+from ttr_core.schema import json_schema
+from ttr_core.serialize import (
     GameRecord,
     from_data,
     from_json,
@@ -119,11 +120,9 @@ from .serialize import (
     to_data,
     to_json,
 )
-from .simulate import PlayoutResult, random_playout
-from .state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
-from .status import SeatStatus, seat_status
-from .ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
-from .views import PlayerView, SeatView, non_seat_owners, player_view
+from ttr_core.simulate import PlayoutResult, random_playout
+from ttr_core.status import SeatStatus, seat_status
+from ttr_core.ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
 
 __version__ = "0.1.0"
 

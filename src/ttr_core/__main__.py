@@ -1,5 +1,5 @@
 """``python -m ttr_core``: the same as the ``ttr`` command."""
 
-from .cli import main
+from ttr_core.cli import main
 
 raise SystemExit(main())

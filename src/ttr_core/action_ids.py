@@ -43,10 +43,8 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import GRAY, Board, derive, evict_oldest
-from .engine import _field_error, check_player_count, legal_actions
-from .errors import (
+from ttr_core.engine import _field_error, check_player_count, legal_actions
+from ttr_core.errors import (
     ArgumentError,
     IllegalAction,
     PluginError,
@@ -55,10 +53,22 @@ from .errors import (
     show,
     what,
 )
-from .hookspecs import ActionTemplate
-from .kernel.tables import action_table
-from .plugin_manager import GameRules, game_rules, plugins_generation, resolve_variants
-from .state import GameState, PendingKind, check_state
+from ttr_core.hooks.manager import plugins_generation
+from ttr_core.hooks.resolve import game_rules, resolve_variants
+from ttr_core.kernel.tables import action_table
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import GRAY, Board, derive, evict_oldest
+from ttr_core.model.declarations import ActionTemplate
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.state import GameState, PendingKind, check_state
 
 _KEEP_KINDS = (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS)
 _CORE_CLASSES = (Action, DrawBlind, DrawFaceUp, DrawTickets, Pass, ClaimRoute, KeepTickets)

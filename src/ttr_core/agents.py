@@ -39,17 +39,28 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import GRAY, Board, derive
-from .determinize import determinize
-from .engine import apply
-from .errors import TtrError, show
-from .hookspecs import ActionPurpose, BuildsToken, ClaimsRoute, ClosesRoute
-from .plugin_manager import GameRules, game_rules
-from .scoring import END, connected_pairs
-from .state import GameState
-from .ticketgen import shortest_spaces
-from .views import PlayerView
+from ttr_core.determinize import determinize
+from ttr_core.engine import apply
+from ttr_core.errors import TtrError, show
+from ttr_core.hooks import calls
+from ttr_core.hooks.resolve import game_rules
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import GRAY, Board, derive
+from ttr_core.model.declarations import ActionPurpose, BuildsToken, ClaimsRoute, ClosesRoute
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.graph import connected_pairs
+from ttr_core.model.scores import END
+from ttr_core.model.state import GameState
+from ttr_core.model.views import PlayerView
+from ttr_core.ticketgen import shortest_spaces
 
 __all__ = [
     "AGENTS",
@@ -263,7 +274,7 @@ class Seen:
         self.side_effects = bool(rules.after_claim or rules.between_turns)
         #: Per route, what the variants advise claiming it costs beyond the
         #: score sheet (hook ``ttr_agent_route_costs``).
-        self.extra = rules.run_agent_route_costs(view)
+        self.extra = calls.run_agent_route_costs(rules, view)
         #: Whether a variant tells what its actions are for (hook
         #: ``ttr_agent_action_purpose``); without one, only the core's actions count.
         self.advised = bool(rules.agent_action_purpose)
@@ -349,7 +360,7 @@ class Seen:
         if not self.advised or type(action) in _CORE_ACTIONS:
             return None
         if action not in self._purposes:
-            self._purposes[action] = self._rules.run_agent_action_purpose(self.view, action)
+            self._purposes[action] = calls.run_agent_action_purpose(self._rules, self.view, action)
         return self._purposes[action]
 
     def claims(self, legal: Sequence[Action], risky: bool = False) -> list[Action]:
@@ -471,14 +482,14 @@ def _ticket_connections(view: PlayerView, rules: GameRules) -> frozenset[int]:
         world = determinize(view, 0)
     except TtrError:
         return frozenset()
-    return frozenset(rules.run_ticket_connections(world, view.viewer))
+    return frozenset(calls.run_ticket_connections(rules, world, view.viewer))
 
 
 def _variant_points(state: GameState, seat: int) -> int:
     """The points of ``seat``'s sheet that are neither its routes nor its tickets,
     as the seat may see them during play."""
     points = state.players[seat].play_points
-    for lines in state.rules.run_score_lines(state):
+    for lines in calls.run_score_lines(state.rules, state):
         points += sum(line.points for line in lines[seat] if line.shown != END)
     return points
 

@@ -28,9 +28,9 @@ from typing import Any
 
 import attrs
 
-from .board import Board
-from .errors import ArgumentError
-from .serialize import FORMAT_VERSION, map_fingerprint
+from ttr_core.errors import ArgumentError
+from ttr_core.model.board import Board
+from ttr_core.serialize import FORMAT_VERSION, map_fingerprint
 
 __all__ = ["BOARD_FIELDS", "board_data"]
 

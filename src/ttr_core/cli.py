@@ -15,10 +15,9 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .agents import agent_names, make_agent
-from .board import Board
-from .engine import new_game
-from .errors import (
+from ttr_core.agents import agent_names, make_agent
+from ttr_core.engine import new_game
+from ttr_core.errors import (
     ArgumentError,
     DataError,
     GeneratedTicketsWarning,
@@ -26,7 +25,13 @@ from .errors import (
     TtrError,
     told,
 )
-from .maploader import (
+from ttr_core.hooks.manager import (
+    available_variants,
+    broken_variants,
+    installed_plugins,
+    variant_options,
+)
+from ttr_core.maploader import (
     GENERATED,
     MAP_ID,
     available_maps,
@@ -35,19 +40,15 @@ from .maploader import (
     load_map,
     package_maps,
 )
-from .mapregistry import NOT_AVAILABLE
-from .narrate import describe_after, describe_ending, other_claims
-from .plugin_manager import (
-    available_variants,
-    broken_variants,
-    installed_plugins,
-    variant_options,
-)
-from .scoring import FinalScores, final_scores
-from .serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
-from .simulate import PlayoutResult, random_playout
-from .state import EARLY_ENDINGS, GameState, PendingKind
-from .ticketgen import generate_tickets, ticket_deck_toml
+from ttr_core.mapregistry import NOT_AVAILABLE
+from ttr_core.model.board import Board
+from ttr_core.model.scores import FinalScores
+from ttr_core.model.state import EARLY_ENDINGS, GameState, PendingKind
+from ttr_core.narrate import describe_after, describe_ending, other_claims
+from ttr_core.rules.scoring import final_scores
+from ttr_core.serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
+from ttr_core.simulate import PlayoutResult, random_playout
+from ttr_core.ticketgen import generate_tickets, ticket_deck_toml
 
 #: The subcommands, for the usage line of ``ttr -h``.
 SUBCOMMANDS = ("replay", "verify", "simulate", "play", "serve")
@@ -231,7 +232,7 @@ def _write_turn_pictures(states: Sequence[GameState], folder: str) -> int:
     """The board after each turn as ``folder/turn-NNN.svg`` (``turn-000``: once
     the starting tickets are chosen; the last: the record's last state, with
     the final scores if the game is over); returns how many were written."""
-    from .render import svg
+    from ttr_core.render import svg
 
     pictures: dict[int, GameState] = {}
     for state in states:
@@ -247,7 +248,7 @@ def _write_turn_pictures(states: Sequence[GameState], folder: str) -> int:
 
 
 def _verify_parser() -> argparse.ArgumentParser:
-    from .invariants import invariant_names
+    from ttr_core.invariants import invariant_names
 
     parser = argparse.ArgumentParser(
         prog="ttr verify",
@@ -294,7 +295,7 @@ def _names(text: str | None) -> list[str] | None:
 
 
 def _verify(argv: Sequence[str]) -> int:
-    from .verify import print_report, verify
+    from ttr_core.verify import print_report, verify
 
     args = _verify_parser().parse_args(argv)
     if args.games < 1 or args.jobs < 1:
@@ -509,7 +510,7 @@ def _demo_playout(
     (random seats only: :func:`random_playout`, as the demo always played)."""
     if all(style == "random" for style in styles):
         return random_playout(board, players, seed=seed, variants=variants, options=options)
-    from .simulation import play_game  # multiprocessing and all: only for bots
+    from ttr_core.simulation import play_game
 
     state = new_game(board, players, seed=seed, variants=variants, options=options)
     agents = [make_agent(styles[seat % len(styles)]) for seat in range(players)]
@@ -613,16 +614,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "verify":
         return _verify(argv[1:])
     if argv and argv[0] == "simulate":
-        from .simulate_cli import main as simulate_main
+        from ttr_core.simulate_cli import main as simulate_main
 
         return simulate_main(argv[1:])
     if argv and argv[0] == "play":
-        from .play import main as play_main
+        from ttr_core.play import main as play_main
 
         return play_main(argv[1:])
     if argv and argv[0] == "serve":
         # The web app (docs/serve.md): Starlette is imported only if it is there.
-        from .serve.command import main as serve_main
+        from ttr_core.serve.command import main as serve_main
 
         return serve_main(argv[1:])
     args = _parser().parse_args(argv)
@@ -686,7 +687,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.save:
             _write_file(args.save, to_json(results[0].record, indent=1))
         if args.svg:
-            from .render import svg
+            from ttr_core.render import svg
 
             _write_file(args.svg, svg(results[0].state))
     except (TtrError, OSError) as exc:

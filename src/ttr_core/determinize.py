@@ -16,14 +16,17 @@ from typing import Any
 
 import attrs
 
-from .board import Board
-from .engine import SEED_LIMIT
-from .errors import ArgumentError, DataError, PluginError, TtrError, show
-from .invariants import car_accounting, route_ownership
-from .plugin_manager import GameRules, game_rules
-from .serialize import _check_state
-from .state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState
-from .views import PlayerView, SeatView, player_view
+from ttr_core.engine import SEED_LIMIT
+from ttr_core.errors import ArgumentError, DataError, PluginError, TtrError, show
+from ttr_core.hooks import calls
+from ttr_core.hooks.resolve import game_rules
+from ttr_core.invariants import car_accounting, route_ownership
+from ttr_core.model.board import Board
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState
+from ttr_core.model.views import PlayerView, SeatView
+from ttr_core.rules.views import player_view
+from ttr_core.serialize import _check_state
 
 #: The core's kinds of pending decision, by their string.
 _CORE_KINDS: Mapping[str, PendingKind] = {str(kind): kind for kind in PendingKind}
@@ -138,7 +141,7 @@ def _rebuilt(view: PlayerView, rules: GameRules, rng: random.Random, loading: bo
     # Checking a view, any deal will do: the unseen are dealt in order, unshuffled.
     state = _core(view, rules, rng, shuffle=not loading)
     if rules.determinize:
-        state = rules.run_determinize(state, view, rng)
+        state = calls.run_determinize(rules, state, view, rng)
     _check_rebuilt(state, view)
     _check_agreement(state, view, rules, loading)
     return state

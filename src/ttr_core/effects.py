@@ -32,9 +32,7 @@ from typing import Any
 
 import attrs
 
-from .actions import ClaimRoute
-from .board import Board
-from .engine import (
+from ttr_core.engine import (
     _CORE_KINDS,
     _claim_error,
     _finish_turn,
@@ -47,11 +45,13 @@ from .engine import (
     ticket_draw,
     ticket_return,
 )
-from .errors import DataError, IllegalAction, PluginError, Reason, items_argument, show
-from .hookcheck import ticket_places
-from .kernel import rules as kernel
-from .kernel.work import Work
-from .state import GameState, Pending, PendingKind, check_state
+from ttr_core.errors import DataError, IllegalAction, PluginError, Reason, items_argument, show
+from ttr_core.hooks.checks import ticket_places
+from ttr_core.kernel import rules as kernel
+from ttr_core.kernel.work import Work
+from ttr_core.model.actions import ClaimRoute
+from ttr_core.model.board import Board
+from ttr_core.model.state import GameState, Pending, PendingKind, check_state
 
 __all__ = [
     "add_points",
@@ -386,7 +386,7 @@ def offer_tickets(
 def _decided(state: GameState) -> GameState:
     """``state`` once its pending decision is checked as a loaded one is
     (:func:`~ttr_core.from_json` would refuse a save of it otherwise)."""
-    from .serialize import _check_pending  # serialize imports the engine, as this module does
+    from ttr_core.serialize import _check_pending
 
     try:
         _check_pending(state, any_kind=True)

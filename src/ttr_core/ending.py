@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ArgumentError, IllegalAction, Reason, show, what
-from .kernel.rules import returned_tickets
-from .state import (
+from ttr_core.errors import ArgumentError, IllegalAction, Reason, show, what
+from ttr_core.hooks import calls
+from ttr_core.kernel.rules import returned_tickets
+from ttr_core.model.state import (
     EARLY_ENDINGS,
     GameState,
     PendingKind,
@@ -93,4 +94,4 @@ def end_game(state: GameState, how: Termination | str, seat: int | None = None) 
         **changes,
     )
     rules = state.rules
-    return rules.run_game_over(ended) if rules.game_over else ended
+    return calls.run_game_over(rules, ended) if rules.game_over else ended

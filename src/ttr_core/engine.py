@@ -15,18 +15,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .actions import (
-    Action,
-    ClaimRoute,
-    DrawBlind,
-    DrawFaceUp,
-    DrawTickets,
-    KeepTickets,
-    Pass,
-    keep_choices,
-)
-from .board import GRAY, Board
-from .errors import (
+from ttr_core.errors import (
     ArgumentError,
     IllegalAction,
     PlayerCountError,
@@ -36,15 +25,28 @@ from .errors import (
     show,
     what,
 )
-from .kernel import rules as kernel
-from .kernel.legal import or_pass, second_card_actions, turn_actions
-from .kernel.rules import Carry
-from .kernel.tables import action_table, claimable
-from .kernel.work import Work, shuffler
-from .maploader import board_with_tickets, load_map
-from .mapregistry import named_map
-from .plugin_manager import FilteredOut, game_rules, resolve_variants
-from .state import (
+from ttr_core.hooks import calls
+from ttr_core.hooks.calls import FilteredOut
+from ttr_core.hooks.resolve import game_rules, resolve_variants
+from ttr_core.kernel import rules as kernel
+from ttr_core.kernel.legal import or_pass, second_card_actions, turn_actions
+from ttr_core.kernel.rules import Carry
+from ttr_core.kernel.tables import action_table, claimable
+from ttr_core.kernel.work import Work, shuffler
+from ttr_core.maploader import board_with_tickets, load_map
+from ttr_core.mapregistry import named_map
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    keep_choices,
+)
+from ttr_core.model.board import GRAY, Board
+from ttr_core.model.state import (
     UNCLAIMED,
     GameState,
     Hand,
@@ -198,7 +200,7 @@ def new_game(
     if rules.deal_tickets:
         state = _hook_deal(state)
     if rules.setup:
-        state = rules.run_setup(state)
+        state = calls.run_setup(rules, state)
     return state
 
 
@@ -212,7 +214,7 @@ def _hook_deal(state: GameState) -> GameState:
     offers = []
     for seat in range(state.num_players):
         asked = replace_state(state, ticket_deck=deck)
-        chosen = state.rules.run_deal_tickets(asked, seat, count, True)
+        chosen = calls.run_deal_tickets(state.rules, asked, seat, count, True)
         if chosen is None:
             chosen = deck[:count]
         taken = set(chosen)
@@ -273,14 +275,14 @@ def _compute_legal(state: GameState) -> tuple[Action, ...]:
     else:
         acts = []
     if rules.filter:
-        acts, removed = rules.run_filter(state, acts)
+        acts, removed = calls.run_filter(rules, state, acts)
         if removed:
             object.__setattr__(state, "_filtered_out", removed)
     if rules.veto:
-        acts = [a for a in acts if rules.run_veto(state, a) is None]
+        acts = [a for a in acts if calls.run_veto(rules, state, a) is None]
     if rules.extra_actions:
         # A new list: after a filter ``acts`` may be the list the plugin returned.
-        acts = [*acts, *rules.run_extra_actions(state)]
+        acts = [*acts, *calls.run_extra_actions(rules, state)]
     if not acts:  # the rule is asked only when it decides something (the hot path)
         acts = or_pass(
             acts, action_table(state.board, len(state.players)), kind, seat, rules.variants
@@ -399,7 +401,7 @@ def apply(
     handler = _HANDLERS.get(type(action))
     if handler is None:
         if rules.apply_action:
-            result = rules.run_apply_action(state, action)
+            result = calls.run_apply_action(rules, state, action)
             if result is not None:
                 return result if result.ply == state.ply + 1 else _counted(result, state)
         raise IllegalAction(Reason.UNKNOWN_ACTION, f"no rule applies {show(action)}")
@@ -428,7 +430,7 @@ def apply(
     # Vetoes are asked only of actions the core allows (so a wrong phase is
     # reported as such); Pass, the action of last resort, is exempt.
     if rules.veto and type(action) is not Pass:
-        reason = rules.run_veto(state, action)
+        reason = calls.run_veto(rules, state, action)
         if reason is not None:
             raise IllegalAction(Reason.VETOED, reason)
     # The core's handlers count the action themselves; a hook that built its
@@ -438,7 +440,7 @@ def apply(
 
 def _filtered_out_by(state: GameState, removed: FilteredOut, action: Action) -> str | None:
     """The variant whose filter removed ``action`` from ``state``'s legal actions
-    (``removed``: see :data:`~ttr_core.plugin_manager.FilteredOut`), or ``None``.
+    (``removed``: see :data:`~ttr_core.hooks.calls.FilteredOut`), or ``None``.
 
     For an action that is none of the objects listed (``apply`` looks for it
     there first: those are candidates the filters kept, and the core's

@@ -29,16 +29,22 @@ from typing import Any, Literal, Protocol, cast
 
 import attrs
 
-from . import hookcheck
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import Board
-from .engine import apply, legal_actions, new_game
-from .errors import ArgumentError, IllegalAction, TtrError, show
-from .playout import Playout
-from .plugin_manager import GameRules, installed_plugins
-from .scoring import final_scores, score_sheets
-from .serialize import GameRecord, record_of, replay, to_json
-from .state import (
+from ttr_core.engine import apply, legal_actions, new_game
+from ttr_core.errors import ArgumentError, IllegalAction, TtrError, show
+from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks.manager import installed_plugins
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import Board
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.state import (
     UNCLAIMED,
     GameState,
     Hand,
@@ -48,7 +54,10 @@ from .state import (
     Termination,
     cards_outside_hands,
 )
-from .views import non_seat_owners, player_view
+from ttr_core.playout import Playout
+from ttr_core.rules.scoring import final_scores, score_sheets
+from ttr_core.rules.views import non_seat_owners, player_view
+from ttr_core.serialize import GameRecord, record_of, replay, to_json
 
 __all__ = [
     "CORE_INVARIANTS",

@@ -26,21 +26,8 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .board import (
-    GRAY,
-    WILD,
-    Board,
-    Location,
-    MapRules,
-    Provenance,
-    Route,
-    Ticket,
-    derive,
-    evict_oldest,
-    name_key,
-)
-from .confusables import mixed_scripts, skeleton, unusual_characters
-from .errors import (
+from ttr_core.confusables import mixed_scripts, skeleton, unusual_characters
+from ttr_core.errors import (
     ArgumentError,
     GeneratedTicketsWarning,
     MapError,
@@ -52,11 +39,26 @@ from .errors import (
     show,
     what,
 )
-from .hookspecs import LOCATION, ROUTE, MapField
-from .plugin_manager import declared_map_fields, plugins_generation, validate_variant_fields
-from .scoring import connected_pairs
-from .ticketgen import generate_tickets
-from .tomllines import Locator, Where, nesting_problem, toml_error_line
+from ttr_core.hooks.manager import declared_map_fields, plugins_generation, validate_variant_fields
+from ttr_core.model.board import (
+    GRAY,
+    MAX_COLORS,
+    MAX_ROUTE_LENGTH,
+    WILD,
+    Board,
+    Location,
+    MapRules,
+    Provenance,
+    Route,
+    Ticket,
+    derive,
+    evict_oldest,
+    name_key,
+)
+from ttr_core.model.declarations import LOCATION, ROUTE, MapField
+from ttr_core.model.graph import connected_pairs
+from ttr_core.ticketgen import generate_tickets
+from ttr_core.tomllines import Locator, Where, nesting_problem, toml_error_line
 
 _T = TypeVar("_T")
 
@@ -77,16 +79,12 @@ MAX_KEY_PARTS = 10
 MAX_NUMBER = 1_000_000
 #: Most players a map may be played by.
 MAX_PLAYERS = 8
-#: Most card colours (the wild card not counted).
-MAX_COLORS = 12
 #: Most cards of one colour, and most wild cards.
 MAX_CARDS_PER_KIND = 500
 #: Most transportation cards in all.
 MAX_CARDS = 1000
 #: Most cars a player starts with.
 MAX_CARS = 200
-#: Longest route (and no route may be longer than ``cars_per_player``).
-MAX_ROUTE_LENGTH = 20
 #: Most route spaces on the board (the sum of all route lengths).
 MAX_SPACES = 1500
 MAX_LOCATIONS = 200

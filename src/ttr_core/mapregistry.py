@@ -15,9 +15,15 @@ from __future__ import annotations
 
 import threading
 
-from .board import Board
-from .errors import ArgumentError, MapError, UnknownMapError, show, what
-from .maploader import _package_board, _package_index, available_maps, builtin_map, installed_map
+from ttr_core.errors import ArgumentError, MapError, UnknownMapError, show, what
+from ttr_core.maploader import (
+    _package_board,
+    _package_index,
+    available_maps,
+    builtin_map,
+    installed_map,
+)
+from ttr_core.model.board import Board
 
 __all__ = [
     "MAX_REGISTERED",
@@ -58,7 +64,7 @@ def register_map(board: Board) -> str:
     """
     if not isinstance(board, Board):
         raise ArgumentError(f"register_map() takes a loaded Board, not {show(board)}")
-    from .serialize import map_fingerprint
+    from ttr_core.serialize import map_fingerprint
 
     key = (board.id, map_fingerprint(board))
     global _registered
@@ -80,7 +86,7 @@ def unregister_map(board: Board | str) -> int:
     global _registered
     with _lock:
         if isinstance(board, Board):
-            from .serialize import map_fingerprint
+            from ttr_core.serialize import map_fingerprint
 
             gone = {(board.id, map_fingerprint(board))}
         else:
@@ -133,7 +139,7 @@ def find_map(map_id: str, fingerprint: str) -> Board | None:
     exact = registered.get((map_id, fingerprint))
     if exact is not None:
         return exact
-    from .serialize import map_fingerprint
+    from ttr_core.serialize import map_fingerprint
 
     builtin = builtin_map(map_id)
     if builtin is not None and builtin.id == map_id and map_fingerprint(builtin) == fingerprint:

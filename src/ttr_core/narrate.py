@@ -18,12 +18,21 @@ from collections.abc import Iterable
 
 import attrs
 
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import Board
-from .engine import apply
-from .errors import ArgumentError, GameNotOverError, IllegalAction, Reason, what
-from .state import GameState, check_state
-from .views import non_seat_owners
+from ttr_core.engine import apply
+from ttr_core.errors import ArgumentError, GameNotOverError, IllegalAction, Reason, what
+from ttr_core.hooks import calls
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import Board
+from ttr_core.model.state import GameState, check_state
+from ttr_core.rules.views import non_seat_owners
 
 
 def describe(state: GameState, action: Action, seat: int | None = None) -> str:
@@ -135,7 +144,7 @@ def predicate(before: GameState, action: Action, after: GameState, *, full: bool
     if isinstance(action, Pass):
         return "passed (no other action was possible)"
     if before.rules.describe_action:
-        words = before.rules.run_describe_action(before, action, after, full)
+        words = calls.run_describe_action(before.rules, before, action, after, full)
         if words is not None:
             return words
     kind = type(action).__name__

@@ -135,20 +135,16 @@ from typing import Any
 
 import attrs
 
-from .board import Board, derive, evict_oldest
-from .engine import check_player_count, new_game
-from .errors import ArgumentError, TtrError, show, what
-from .playout import Playout
-from .plugin_manager import GameRules, game_rules, resolve_variants
-from .state import GameState, PendingKind
-from .views import (
-    PlayerView,
-    check_seat_argument,
-    known_shown,
-    non_seat_owners,
-    offer_seen,
-    player_view,
-)
+from ttr_core.engine import check_player_count, new_game
+from ttr_core.errors import ArgumentError, TtrError, show, what
+from ttr_core.hooks import calls
+from ttr_core.hooks.resolve import game_rules, resolve_variants
+from ttr_core.model.board import Board, derive, evict_oldest
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.state import GameState, PendingKind
+from ttr_core.model.views import PlayerView, check_seat_argument, known_shown, offer_seen
+from ttr_core.playout import Playout
+from ttr_core.rules.views import non_seat_owners, player_view
 
 __all__ = [
     "ObservationEncoder",
@@ -481,7 +477,7 @@ class ObservationEncoder:
             ],
             [other.routes for other in non_seat_owners(state)],
             (state.final_turns, state.turn, state.passes),
-            rules.run_player_view(state, seat) if rules.player_view else {},
+            calls.run_player_view(rules, state, seat) if rules.player_view else {},
         )
 
     def _plays(self, board: Board, players: int, rules: GameRules) -> bool:
@@ -755,7 +751,9 @@ class ObservationTracker:
             changed |= self._row(layout.at_ending, layout.ending_row(key))
             self._ending = key
         if self.encoder._variant_slots:
-            values = rules.run_player_view(play.snapshot(), viewer) if rules.player_view else {}
+            values = (
+                calls.run_player_view(rules, play.snapshot(), viewer) if rules.player_view else {}
+            )
             if values != self._variants:
                 changed |= self._row(layout.at_variants, self.encoder._variant_row(values))
                 self._variants = dict(values)  # a copy: a hook may hand out its own dict

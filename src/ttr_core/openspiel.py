@@ -37,26 +37,37 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         f"({exc})"
     ) from exc
 
-from .action_ids import (
+from ttr_core.action_ids import (
     ActionSpace,
     check_all_numbered,
     ids_of_listed,
     legal_action_ids,
     rules_space,
 )
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import Board, derive, evict_oldest
-from .determinize import determinize
-from .engine import legal_actions, new_game
-from .errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantError
-from .maploader import load_map
-from .observation import ObservationEncoder, ObservationTracker, observation_encoder
-from .playout import Playout
-from .plugin_manager import GameRules, game_rules, resolve_variants
-from .scoring import FinalScores, final_scores, utilities
-from .serialize import from_json, to_json
-from .state import GameState, Termination
-from .views import PlayerView, player_view
+from ttr_core.determinize import determinize
+from ttr_core.engine import legal_actions, new_game
+from ttr_core.errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantError
+from ttr_core.hooks.resolve import game_rules, resolve_variants
+from ttr_core.maploader import load_map
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import Board, derive, evict_oldest
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.scores import FinalScores
+from ttr_core.model.state import GameState, Termination
+from ttr_core.model.views import PlayerView
+from ttr_core.observation import ObservationEncoder, ObservationTracker, observation_encoder
+from ttr_core.playout import Playout
+from ttr_core.rules.scoring import final_scores, utilities
+from ttr_core.rules.views import player_view
+from ttr_core.serialize import from_json, to_json
 
 __all__ = [
     "GAME_TYPE",

@@ -58,16 +58,17 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "(pip install 'ttr-core[pettingzoo]' once it is on the package index)"
     ) from exc
 
-from .action_ids import action_from_id, check_all_numbered, ids_of_listed, rules_space
-from .actions import Action
-from .board import Board
-from .engine import apply, new_game
-from .errors import ArgumentError, IllegalAction, Reason, show, what
-from .narrate import other_claims, predicate
-from .observation import ObservationTracker, observation_encoder
-from .playout import Playout
-from .scoring import FinalScores, final_scores
-from .state import GameState
+from ttr_core.action_ids import action_from_id, check_all_numbered, ids_of_listed, rules_space
+from ttr_core.engine import apply, new_game
+from ttr_core.errors import ArgumentError, IllegalAction, Reason, show, what
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.scores import FinalScores
+from ttr_core.model.state import GameState
+from ttr_core.narrate import other_claims, predicate
+from ttr_core.observation import ObservationTracker, observation_encoder
+from ttr_core.playout import Playout
+from ttr_core.rules.scoring import final_scores
 
 __all__ = ["LOSS", "TIE", "WIN", "env", "raw_env"]
 

@@ -17,16 +17,17 @@ from collections.abc import Iterable, Mapping
 from itertools import repeat
 from typing import Any
 
-from .actions import Action
-from .board import Board
-from .engine import apply, legal_actions, new_game
-from .errors import PluginError
-from .kernel import rules as kernel
-from .kernel.legal import or_pass, second_card_actions, turn_actions
-from .kernel.tables import claimable_bits
-from .kernel.work import Work
-from .scoring import FinalScores, final_scores, utilities
-from .state import GameState, PendingKind, check_state
+from ttr_core.engine import apply, legal_actions, new_game
+from ttr_core.errors import PluginError
+from ttr_core.kernel import rules as kernel
+from ttr_core.kernel.legal import or_pass, second_card_actions, turn_actions
+from ttr_core.kernel.tables import claimable_bits
+from ttr_core.kernel.work import Work
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.scores import FinalScores
+from ttr_core.model.state import GameState, PendingKind, check_state
+from ttr_core.rules.scoring import final_scores, utilities
 
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD

@@ -30,16 +30,10 @@ import os
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from .actions import Action
-from .errors import ArgumentError, DataError, TtrError, path_argument, show, what
-from .serialize import (
-    MAX_ACTIONS,
-    GameRecord,
-    from_data,
-    record_of,
-    to_data,
-)
-from .state import EARLY_ENDINGS, GameState
+from ttr_core.errors import ArgumentError, DataError, TtrError, path_argument, show, what
+from ttr_core.model.actions import Action
+from ttr_core.model.state import EARLY_ENDINGS, GameState
+from ttr_core.serialize import MAX_ACTIONS, GameRecord, from_data, record_of, to_data
 
 __all__ = [
     "MAX_LINE",
@@ -271,7 +265,7 @@ def _parse_line(line: str, number: int) -> Any:
         raise DataError(where, f"longer than {MAX_LINE} characters")
     try:
         # The same parser (bounds, duplicate keys, NaN) as from_json's.
-        from .serialize import _parse
+        from ttr_core.serialize import _parse
 
         return _parse(line)
     except DataError as exc:

@@ -29,13 +29,18 @@ from collections.abc import Iterator, Mapping, Sequence, Set
 
 import attrs
 
-from .board import GRAY, Board, Route
-from .errors import ArgumentError, show
-from .hookspecs import MapField, NonSeatOwner, RouteStyle, Token
-from .plugin_manager import GameRules, declared_map_fields, game_rules
-from .scoring import FinalScores, final_scores
-from .state import GameState, Termination
-from .views import PlayerView, non_seat_owners
+from ttr_core.errors import ArgumentError, show
+from ttr_core.hooks import calls
+from ttr_core.hooks.manager import declared_map_fields
+from ttr_core.hooks.resolve import game_rules
+from ttr_core.model.board import GRAY, Board, Route
+from ttr_core.model.declarations import MapField, NonSeatOwner, RouteStyle, Token
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.scores import FinalScores
+from ttr_core.model.state import GameState, Termination
+from ttr_core.model.views import PlayerView
+from ttr_core.rules.scoring import final_scores
+from ttr_core.rules.views import non_seat_owners
 
 __all__ = ["CARD_FILLS", "MAX_WIDTH", "MIN_WIDTH", "OTHER_COLORS", "SEAT_COLORS", "svg"]
 
@@ -214,7 +219,7 @@ def _scene(game: object, given: object) -> _Scene:
             current=game.current_player,
             termination=game.termination,
             scores=scores,
-            tokens=tuple(game.rules.run_tokens(game)) if game.rules.tokens else (),
+            tokens=tuple(calls.run_tokens(game.rules, game)) if game.rules.tokens else (),
             styles=_styles(game.rules),
             closed=_closed(game.board, owners, game.rules),
         )
@@ -238,7 +243,7 @@ def _scene(game: object, given: object) -> _Scene:
             viewer=game.viewer,
             hand=tuple((name, count) for name, count in game.hand.items() if count),
             tickets=game.tickets,
-            tokens=tuple(rules.run_tokens(game)) if rules.tokens else (),
+            tokens=tuple(calls.run_tokens(rules, game)) if rules.tokens else (),
             styles=_styles(rules),
             closed=_closed(game.board, owners, rules),
         )
@@ -249,7 +254,7 @@ def _styles(rules: GameRules) -> tuple[RouteStyle, ...]:
     """The variants' route styles (hook ``ttr_route_styles``) that draw something."""
     if not rules.route_styles:
         return ()
-    return tuple(s for s in rules.run_route_styles() if s.outline or s.wild_spaces)
+    return tuple(s for s in calls.run_route_styles(rules) if s.outline or s.wild_spaces)
 
 
 def _closed(

@@ -29,18 +29,19 @@ from typing import Any, Union, get_args, get_origin
 
 import attrs
 
-from . import hookcheck
-from . import serialize as _ser
-from .actions import Action
-from .board import Board, Location, MapRules, Route, Ticket
-from .boarddata import BOARD_FIELDS
-from .errors import ArgumentError, show
-from .plugin_manager import GameRules, installed_plugins
-from .scoring import SHOWN, FinalScores, ScoreLine, ScoreSheet
-from .serialize import FORMAT_VERSION, MAX_ACTIONS, GameRecord
-from .state import GameState, Hand, Pending, PlayerState
-from .status import SeatStatus
-from .views import PlayerView, SeatView
+from ttr_core import serialize as _ser
+from ttr_core.boarddata import BOARD_FIELDS
+from ttr_core.errors import ArgumentError, show
+from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks.manager import installed_plugins
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board, Location, MapRules, Route, Ticket
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.scores import SHOWN, FinalScores, ScoreLine, ScoreSheet
+from ttr_core.model.state import GameState, Hand, Pending, PlayerState
+from ttr_core.model.views import PlayerView, SeatView
+from ttr_core.serialize import FORMAT_VERSION, MAX_ACTIONS, GameRecord
+from ttr_core.status import SeatStatus
 
 __all__ = ["SCHEMA_FILES", "json_schema", "schema_texts", "shipped_variants"]
 

@@ -40,11 +40,8 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn
 
-from . import hookcheck
-from .actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from .board import OMITTED_AT_DEFAULT, Board, FrozenMap, at_default, derive
-from .engine import SEED_LIMIT, apply, new_game
-from .errors import (
+from ttr_core.engine import SEED_LIMIT, apply, new_game
+from ttr_core.errors import (
     ArgumentError,
     DataError,
     IllegalAction,
@@ -55,12 +52,25 @@ from .errors import (
     show,
     what,
 )
-from .kernel.work import MAX_DISPLAY_RESETS, can_take_second
-from .maploader import MAX_DISPLAY, load_map
-from .mapregistry import NOT_AVAILABLE, find_map
-from .plugin_manager import game_rules, installed_plugins, plugins_generation
-from .scoring import SHOWN, FinalScores, ScoreSheet
-from .state import (
+from ttr_core.hooks import calls
+from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks.manager import installed_plugins, plugins_generation
+from ttr_core.hooks.resolve import game_rules
+from ttr_core.kernel.work import MAX_DISPLAY_RESETS, can_take_second
+from ttr_core.maploader import MAX_DISPLAY, load_map
+from ttr_core.mapregistry import NOT_AVAILABLE, find_map
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import OMITTED_AT_DEFAULT, Board, FrozenMap, at_default, derive
+from ttr_core.model.scores import SHOWN, FinalScores, ScoreSheet
+from ttr_core.model.state import (
     EARLY_ENDINGS,
     UNCLAIMED,
     GameState,
@@ -73,8 +83,9 @@ from .state import (
     check_state,
     replace_state,
 )
-from .status import SeatStatus
-from .views import PlayerView, non_seat_owners
+from ttr_core.model.views import PlayerView
+from ttr_core.rules.views import non_seat_owners
+from ttr_core.status import SeatStatus
 
 __all__ = [
     "FORMAT_VERSION",
@@ -238,7 +249,7 @@ def record_of(
 
 
 def _library_version() -> str:
-    from . import __version__
+    from ttr_core import __version__
 
     return __version__
 
@@ -355,7 +366,7 @@ def _applied(state: GameState, action: Action, index: int) -> GameState:
 
 
 def _ended(state: GameState, record: GameRecord) -> GameState:
-    from .ending import end_game
+    from ttr_core.ending import end_game
 
     assert record.termination is not None
     try:
@@ -483,7 +494,7 @@ def _data_of(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_at(i, functools.partial(_data_of, item)) for i, item in enumerate(value)]
     if isinstance(value, Board):
-        from .boarddata import board_data  # boarddata imports this module
+        from ttr_core.boarddata import board_data
 
         return board_data(value)
     return _CONVERTER.unstructure(value, _kind_of(value))
@@ -1411,7 +1422,7 @@ def _check_view(view: PlayerView) -> None:
     """A view is read only if some state could give it: a state rebuilt from it
     (``determinize``, seed 0) must keep every rule a loaded state keeps and show
     the seat this very view (``determinize.check_view``)."""
-    from .determinize import check_view  # determinize imports this module
+    from ttr_core.determinize import check_view
 
     try:
         check_view(view)
@@ -1811,7 +1822,7 @@ def _check_answerable(state: GameState) -> None:
     well formed, so this lists few actions: an offer is at most the map's size)."""
     if state.pending is None:
         return
-    from .engine import legal_actions
+    from ttr_core.engine import legal_actions
 
     try:
         legal_actions(state)
@@ -1898,7 +1909,7 @@ def _check_core(state: GameState) -> None:
                 "deck", f"{have} {board.card_names[card]} cards in the game where there are {want}"
             )
     _check_pending(state)
-    from .hookcheck import ticket_places
+    from ttr_core.hooks.checks import ticket_places
 
     placed_tickets = ticket_places(state)
     if sorted(placed_tickets) != list(range(len(board.tickets))):
@@ -1962,7 +1973,7 @@ def _check_counters(state: GameState) -> None:
 def _check_display(state: GameState) -> None:
     """The display as the engine lays it: an empty slot only with no card left to
     fill it (E4), too many wilds only when no reset could help (E3)."""
-    from .invariants import display_rules
+    from ttr_core.invariants import display_rules
 
     for problem in display_rules(state):
         raise DataError("display", problem)
@@ -2089,7 +2100,7 @@ def _check_ending(termination: Termination | None, forfeit: int | None, players:
 
 
 def _check_variants(state: GameState) -> None:
-    for variant, problem in state.rules.run_check_state(state):
+    for variant, problem in calls.run_check_state(state.rules, state):
         key = problem.split(":", 1)[0] if ":" in problem else variant
         raise DataError(f"variant_state.{key}", problem)
 

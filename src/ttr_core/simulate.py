@@ -9,13 +9,14 @@ from typing import Any
 
 import attrs
 
-from .actions import Action
-from .board import Board
-from .errors import ArgumentError, show
-from .playout import Playout
-from .scoring import FinalScores, final_scores
-from .serialize import MAX_ACTIONS, GameRecord, record_of
-from .state import GameState
+from ttr_core.errors import ArgumentError, show
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.scores import FinalScores
+from ttr_core.model.state import GameState
+from ttr_core.playout import Playout
+from ttr_core.rules.scoring import final_scores
+from ttr_core.serialize import MAX_ACTIONS, GameRecord, record_of
 
 #: The largest ``max_actions`` a playout takes: as many as a record holds.
 MAX_PLAYOUT_ACTIONS = MAX_ACTIONS

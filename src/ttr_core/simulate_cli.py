@@ -28,12 +28,12 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import IO, Any
 
-from .agents import AGENTS
-from .board import Board
-from .cli import _parse_options, add_game_arguments
-from .errors import GeneratedTicketsWarning, TtrError
-from .maploader import board_with_tickets, load_map
-from .simulation import PARTIAL_SUFFIX, GameResult, TableWriter, format_summary, simulate
+from ttr_core.agents import AGENTS
+from ttr_core.cli import _parse_options, add_game_arguments
+from ttr_core.errors import GeneratedTicketsWarning, TtrError
+from ttr_core.maploader import board_with_tickets, load_map
+from ttr_core.model.board import Board
+from ttr_core.simulation import PARTIAL_SUFFIX, GameResult, TableWriter, format_summary, simulate
 
 __all__ = ["main"]
 

@@ -54,18 +54,19 @@ from typing import IO, Any
 
 import attrs
 
-from .actions import Action
-from .agents import AGENTS, Agent, AgentFactory, RandomAgent, make_agent, uniform_choice
-from .board import Board
-from .engine import new_game
-from .errors import GeneratedTicketsWarning, TtrError
-from .invariants import Supply, failure_states, plain_statistics
-from .maploader import load_map
-from .playout import Playout
-from .scoring import FinalScores, final_scores
-from .serialize import map_fingerprint, record_of, to_json
-from .state import GameState
-from .views import player_view
+from ttr_core.agents import AGENTS, Agent, AgentFactory, RandomAgent, make_agent, uniform_choice
+from ttr_core.engine import new_game
+from ttr_core.errors import GeneratedTicketsWarning, TtrError
+from ttr_core.invariants import Supply, failure_states, plain_statistics
+from ttr_core.maploader import load_map
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.scores import FinalScores
+from ttr_core.model.state import GameState
+from ttr_core.playout import Playout
+from ttr_core.rules.scoring import final_scores
+from ttr_core.rules.views import player_view
+from ttr_core.serialize import map_fingerprint, record_of, to_json
 
 __all__ = [
     "LOOPHOLES",

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import attrs
 
-from .action_ids import check_all_numbered, legal_action_ids
-from .actions import Action
-from .engine import legal_actions
-from .errors import ArgumentError, UnsupportedVariantError, show
-from .scoring import FinalScores, ScoreSheet, final_scores, player_score_sheets
-from .state import GameState, check_state
-from .views import PlayerView, player_view
+from ttr_core.action_ids import check_all_numbered, legal_action_ids
+from ttr_core.engine import legal_actions
+from ttr_core.errors import ArgumentError, UnsupportedVariantError, show
+from ttr_core.model.actions import Action
+from ttr_core.model.scores import FinalScores, ScoreSheet
+from ttr_core.model.state import GameState, check_state
+from ttr_core.model.views import PlayerView
+from ttr_core.rules.scoring import final_scores, player_score_sheets
+from ttr_core.rules.views import player_view
 
 __all__ = ["SeatStatus", "seat_status"]
 

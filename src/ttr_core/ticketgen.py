@@ -17,8 +17,8 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .board import Board, Ticket
-from .errors import ArgumentError, MapError, MapProblem, items_argument, show, what
+from ttr_core.errors import ArgumentError, MapError, MapProblem, items_argument, show, what
+from ttr_core.model.board import Board, Ticket
 
 #: The shortest ticket the generator deals (a ticket of one space is a single route).
 MIN_POINTS = 2

@@ -20,12 +20,10 @@ from typing import Any, TextIO
 
 import attrs
 
-from . import hookcheck
-from .actions import Action
-from .board import Board
-from .engine import apply, legal_actions, new_game
-from .errors import ArgumentError, GameConfigError, PlayerCountError, PluginError
-from .invariants import (
+from ttr_core.engine import apply, legal_actions, new_game
+from ttr_core.errors import ArgumentError, GameConfigError, PlayerCountError, PluginError
+from ttr_core.hooks import checks as hookcheck
+from ttr_core.invariants import (
     GamePlay,
     Invariant,
     Violation,
@@ -38,8 +36,10 @@ from .invariants import (
     record_text,
     run_check,
 )
-from .maploader import load_map
-from .state import GameState
+from ttr_core.maploader import load_map
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.state import GameState
 
 __all__ = [
     "STATS",

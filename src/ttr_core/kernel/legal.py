@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action
-from ..errors import PluginError
-from ..state import PendingKind
-from .tables import ActionTable
+from ttr_core.errors import PluginError
+from ttr_core.kernel.tables import ActionTable
+from ttr_core.model.actions import Action
+from ttr_core.model.state import PendingKind
 
 
 def turn_actions(
@@ -28,7 +28,7 @@ def turn_actions(
 ) -> list[Action]:
     """The core's actions for ``seat``'s turn, in the core's order: the blind draw,
     the face-up draws by slot, the claims by route id (each route's payments
-    in the order of :func:`ttr_core.payment.payment_ranges`), the ticket draw.
+    in the order of :func:`ttr_core.model.payment.payment_ranges`), the ticket draw.
 
     ``counts`` is the seat's hand (card counts, the wilds last), ``claimable``
     the routes it may claim whatever it pays (bits by route id), ``can_draw``

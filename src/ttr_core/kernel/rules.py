@@ -15,12 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from ..board import Board
-from ..errors import IllegalAction, Reason
-from ..state import Pending, PendingKind, Termination, replace_state
-from .tables import after_claim
-from .work import Work, can_take_second, shuffler
+from ttr_core.errors import IllegalAction, Reason
+from ttr_core.hooks import calls
+from ttr_core.kernel.tables import after_claim
+from ttr_core.kernel.work import Work, can_take_second, shuffler
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import Board
+from ttr_core.model.state import Pending, PendingKind, Termination, replace_state
 
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD
@@ -129,7 +138,7 @@ def claim(work: Work, action: ClaimRoute) -> None:
     if rules.before_claim:
         # A variant may make the claim wait for a decision of the claiming seat
         # (docs/hooks.md); it completes or cancels it later.
-        waiting = rules.run_before_claim(work.published(), action)
+        waiting = calls.run_before_claim(rules, work.published(), action)
         if waiting is not None:
             work.load(waiting)
             return
@@ -149,7 +158,7 @@ def claim_for(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int]])
     record_claim(work, owner, rid, paid)
     rules = work.rules
     if rules.after_claim:
-        work.run_hook(rules.run_after_claim, owner, rid)
+        work.run_hook(calls.run_after_claim, owner, rid)
 
 
 def record_claim(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int]]) -> None:
@@ -198,7 +207,7 @@ def _tickets(
         asked = replace_state(
             work.published(), ticket_deck=tuple(deck), ticket_discard=tuple(pile), shuffles=shuffles
         )
-        chosen = rules.run_deal_tickets(asked, seat, count, False)
+        chosen = calls.run_deal_tickets(rules, asked, seat, count, False)
         if chosen is not None:
             taken = set(chosen)
             return chosen, [t for t in deck if t not in taken], pile, shuffles
@@ -305,9 +314,9 @@ def finish_turn(work: Work, passed: bool) -> None:
     rules = work.rules
     if termination is None:
         if rules.between_turns:
-            work.run_hook(rules.run_between_turns)
+            work.run_hook(calls.run_between_turns)
     elif rules.game_over:
-        work.run_hook(rules.run_game_over)
+        work.run_hook(calls.run_game_over)
 
 
 # ---------------------------------------------------------------------------

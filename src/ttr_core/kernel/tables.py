@@ -3,7 +3,7 @@ legal (shared objects, so listing legal actions allocates none), the routes
 each hand can pay for, and what the routes' owners leave claimable.
 
 Nothing here belongs to one game: the tables hang on the board (see
-:func:`ttr_core.board.derive`), and the claimable-routes cache is keyed by
+:func:`ttr_core.model.board.derive`), and the claimable-routes cache is keyed by
 the ``owners`` tuple of the frozen states it was worked out for.
 """
 
@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from ..actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Pass
-from ..board import GRAY, Board, derive
-from ..payment import ANY_COLOR
-from ..state import UNCLAIMED, Pending, PendingKind
+from ttr_core.model.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Pass
+from ttr_core.model.board import GRAY, Board, derive
+from ttr_core.model.payment import ANY_COLOR
+from ttr_core.model.state import UNCLAIMED, Pending, PendingKind
 
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD

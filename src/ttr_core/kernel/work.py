@@ -18,10 +18,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..board import Board
-from ..plugin_manager import GameRules
-from ..state import GameState, Hand, PlayerState
-from .tables import CLAIMABLE, ActionTable, action_table, claimed, keep_claimable, owner_masks
+from ttr_core.kernel.tables import (
+    CLAIMABLE,
+    ActionTable,
+    action_table,
+    claimed,
+    keep_claimable,
+    owner_masks,
+)
+from ttr_core.model.board import Board
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.state import GameState, Hand, PlayerState
 
 #: Most consecutive display resets done for one trigger (engine decision E3).
 MAX_DISPLAY_RESETS = 100
@@ -350,9 +357,10 @@ class Work:
         was written since (the same object, its cached legal actions kept)."""
         return self.base if self.fresh else self.publish(going_on)
 
-    def run_hook(self, hook: Any, *args: Any) -> None:
-        """Run a plugin hook on the published state and go on from what it returns."""
-        self.load(hook(self.publish(), *args))
+    def run_hook(self, call: Any, *args: Any) -> None:
+        """Run a plugin hook (``call``, one of :mod:`ttr_core.hooks.calls`) on the
+        published state and go on from what it returns."""
+        self.load(call(self.rules, self.publish(), *args))
 
     # -- the card supply ----------------------------------------------------
 

@@ -9,6 +9,6 @@ are the legal actions in words (:mod:`.moves`), and the game is run by
 
 from __future__ import annotations
 
-from .terminal import Session, main
+from ttr_core.play.terminal import Session, main
 
 __all__ = ["Session", "main"]

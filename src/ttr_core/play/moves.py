@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from .. import (
+from ttr_core import (
     Action,
     ArgumentError,
     ClaimRoute,
@@ -28,7 +28,7 @@ from .. import (
     PendingKind,
     PlayerView,
 )
-from . import text
+from ttr_core.play import text
 
 
 class Command(enum.Enum):

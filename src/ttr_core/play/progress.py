@@ -11,7 +11,7 @@ import heapq
 
 import attrs
 
-from .. import PlayerView
+from ttr_core import PlayerView
 
 
 @attrs.frozen

@@ -19,7 +19,7 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
-from .. import (
+from ttr_core import (
     Action,
     GameState,
     OptionError,
@@ -36,10 +36,10 @@ from .. import (
     player_score_sheets,
     player_view,
 )
-from ..agents import Agent, agent_names, make_agent
-from ..cli import _parse_options, add_game_arguments
-from ..errors import told
-from . import moves, text
+from ttr_core.agents import Agent, agent_names, make_agent
+from ttr_core.cli import _parse_options, add_game_arguments
+from ttr_core.errors import told
+from ttr_core.play import moves, text
 
 #: The bots' style unless ``--bots`` says otherwise.
 DEFAULT_BOTS = "route"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from .. import WILD, Board, FinalScores, PlayerView, ScoreSheet
-from .progress import is_open, owners, ticket_progress
+from ttr_core import WILD, Board, FinalScores, PlayerView, ScoreSheet
+from ttr_core.play.progress import is_open, owners, ticket_progress
 
 #: A line of dashes between screens.
 RULE = "-" * 72

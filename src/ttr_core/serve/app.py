@@ -46,8 +46,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import ttr_core
 from ttr_core.agents import agent_names
-
-from .games import Game, GameStore, ServeError
+from ttr_core.serve.games import Game, GameStore, ServeError
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_BODY", "SEAT_COOKIE", "create_app"]
 

@@ -108,7 +108,7 @@ def _allowed_hosts(host: str, more: Sequence[str]) -> list[str]:
     """The Host names the app answers to: the loopback names when listening on
     loopback or on every address, else the address listened on; then ``more``."""
     if host in ("localhost", "127.0.0.1", "::1") or _wildcard(host):
-        from .app import LOOPBACK_HOSTS
+        from ttr_core.serve.app import LOOPBACK_HOSTS
 
         return [*LOOPBACK_HOSTS, *more]
     return [host, *more]
@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         import uvicorn
 
-        from .app import create_app
+        from ttr_core.serve.app import create_app
     except ImportError:
         print(INSTALL, file=sys.stderr)
         return 2

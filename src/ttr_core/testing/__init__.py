@@ -33,7 +33,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a separate environ
         "ttr verify works without it)"
     ) from exc
 
-from ..invariants import (
+from ttr_core.invariants import (
     CORE_INVARIANTS,
     GamePlay,
     Invariant,
@@ -49,10 +49,17 @@ from ..invariants import (
     registered_invariants,
     unregister_invariant,
 )
-from ..verify import GameReport, play_checked, verify
-from .check import RulesViolation, check_rules, play_game, rules_test
-from .machine import RulesMachine, rules_machine
-from .strategies import Game, games, illegal_actions, legal_actions_of, option_values, states
+from ttr_core.testing.check import RulesViolation, check_rules, play_game, rules_test
+from ttr_core.testing.machine import RulesMachine, rules_machine
+from ttr_core.testing.strategies import (
+    Game,
+    games,
+    illegal_actions,
+    legal_actions_of,
+    option_values,
+    states,
+)
+from ttr_core.verify import GameReport, play_checked, verify
 
 __all__ = [
     "CORE_INVARIANTS",

@@ -9,19 +9,19 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from ..actions import Action
-from ..board import Board
-from ..errors import ArgumentError
-from ..invariants import (
+from ttr_core.errors import ArgumentError
+from ttr_core.invariants import (
     Invariant,
     _invariant_list,
     chosen_names,
     invariant_names,
     invariants_for,
 )
-from ..state import GameState
-from ..verify import GameReport, play_checked
-from .strategies import Game, MapsArg, OptionsArg, PlayersArg, VariantsArg, games
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.state import GameState
+from ttr_core.testing.strategies import Game, MapsArg, OptionsArg, PlayersArg, VariantsArg, games
+from ttr_core.verify import GameReport, play_checked
 
 __all__ = ["PHASES", "RulesViolation", "check_rules", "play_game", "rules_test"]
 

@@ -10,11 +10,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from .. import hookcheck
-from ..actions import Action
-from ..engine import apply, legal_actions
-from ..errors import IllegalAction
-from ..invariants import (
+from ttr_core.engine import apply, legal_actions
+from ttr_core.errors import IllegalAction
+from ttr_core.hooks import checks as hookcheck
+from ttr_core.invariants import (
     GamePlay,
     Invariant,
     Violation,
@@ -25,9 +24,10 @@ from ..invariants import (
     record_text,
     run_check,
 )
-from ..state import GameState
-from .check import PHASES, RulesViolation
-from .strategies import (
+from ttr_core.model.actions import Action
+from ttr_core.model.state import GameState
+from ttr_core.testing.check import PHASES, RulesViolation
+from ttr_core.testing.strategies import (
     Game,
     MapsArg,
     OptionsArg,

@@ -25,10 +25,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..engine import apply, legal_actions, new_game
-from ..errors import GeneratedTicketsWarning
-from ..maploader import load_map
-from ..state import GameState
+from ttr_core.engine import apply, legal_actions, new_game
+from ttr_core.errors import GeneratedTicketsWarning
+from ttr_core.maploader import load_map
+from ttr_core.model.state import GameState
 
 __all__ = ["CONFIGS", "FIRST", "SEEDS", "compute", "differences", "perft", "perft_line"]
 

@@ -15,15 +15,23 @@ from typing import Any
 import attrs
 from hypothesis import strategies as st
 
-from ..actions import Action, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from ..board import Board
-from ..engine import apply, legal_actions, new_game
-from ..errors import GeneratedTicketsWarning
-from ..invariants import GamePlay, mutants_of
-from ..maploader import available_maps, load_map
-from ..plugin_manager import variant_options
-from ..state import GameState
-from ..verify import player_counts
+from ttr_core.engine import apply, legal_actions, new_game
+from ttr_core.errors import GeneratedTicketsWarning
+from ttr_core.hooks.manager import variant_options
+from ttr_core.invariants import GamePlay, mutants_of
+from ttr_core.maploader import available_maps, load_map
+from ttr_core.model.actions import (
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+)
+from ttr_core.model.board import Board
+from ttr_core.model.state import GameState
+from ttr_core.verify import player_counts
 
 __all__ = [
     "Game",

@@ -1,6 +1,6 @@
 """The game state: frozen, flat, and shared structurally between moves.
 
-Cards are card indices (see :class:`ttr_core.board.Board`): ``deck`` is the
+Cards are card indices (see :class:`ttr_core.model.board.Board`): ``deck`` is the
 draw pile with its top at index 0, ``display`` the face-up slots (``None`` for
 a slot that could not be refilled), ``discard`` the discard pile as counts per
 card index (its order never matters: it is shuffled before reuse).
@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
-from .board import Board
-from .errors import ArgumentError, PluginError, show, what
-
-if TYPE_CHECKING:
-    from .actions import Action
-    from .plugin_manager import GameRules
+from ttr_core.errors import ArgumentError, PluginError, show, what
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.gamerules import GameRules
 
 #: ``GameState.owners`` value of a route nobody has claimed.
 UNCLAIMED = -1

@@ -3,71 +3,16 @@
 from __future__ import annotations
 
 import bisect
-import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
-
-from .errors import ArgumentError, GameNotOverError, show, what
-from .hookspecs import NonSeatOwner
-from .state import GameState, Termination, check_state
-from .views import check_seat_argument, non_seat_owners
-
-
-@attrs.frozen
-class ScoreLine:
-    """One line of a score sheet.
-
-    ``kind`` groups lines (``"start"``, ``"routes"``, ``"play"`` for points a
-    variant added during play, ``"ticket"``, or a variant's name); ``ref`` is
-    the ticket id for ticket lines; ``detail`` optional supporting facts (e.g.
-    the attractions touched).
-    """
-
-    kind: str
-    label: str
-    points: int
-    ref: int | None = None
-    detail: tuple[str, ...] = ()
-    #: Who may see the line during play (:func:`player_score_sheets`):
-    #: ``"all"`` for public facts, ``"owner"`` for the sheet's own seat only
-    #: (its tickets), ``"end"`` for no seat until the game is over (a bonus
-    #: ranked by secret values). Every line is shown once the game is over.
-    shown: str = "all"
-
-
-@attrs.frozen
-class ScoreSheet:
-    """A player's final score: the lines and their total.
-
-    ``total`` is computed from the running score kept during play plus the
-    end-of-game lines, so a test that it equals the sum of ``lines`` checks
-    the route points recounted from the board against those scored in play.
-    """
-
-    player: int
-    lines: tuple[ScoreLine, ...]
-    total: int
-    tickets_completed: int
-    tickets_failed: int
-
-
-@attrs.frozen
-class FinalScores:
-    """Every player's score sheet, the winners (after the tie-break) and how the game ended."""
-
-    sheets: tuple[ScoreSheet, ...]
-    winners: tuple[int, ...]
-    termination: Termination | None
-    #: Owners of routes that are not seats (a neutral player): they score
-    #: nothing and cannot win; shown with their routes and cars left.
-    others: tuple[NonSeatOwner, ...] = ()
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Each seat's total."""
-        return tuple(sheet.total for sheet in self.sheets)
+from ttr_core.errors import ArgumentError, GameNotOverError, show, what
+from ttr_core.hooks import calls
+from ttr_core.model.graph import connected_pairs
+from ttr_core.model.scores import ALL, OWNER, WITHHELD, FinalScores, ScoreLine, ScoreSheet
+from ttr_core.model.state import GameState, Termination, check_state
+from ttr_core.model.views import check_seat_argument
+from ttr_core.rules.views import non_seat_owners
 
 
 def rank_bonus(
@@ -121,58 +66,6 @@ def _sequence(name: str, value: object, kind: type) -> list[Any]:
     return items
 
 
-def connected_pairs(board_locations: int, edges: Iterable[tuple[int, int]]) -> list[int]:
-    """Union-find over ``edges``: the component root of every location."""
-    parent = list(range(board_locations))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    return [find(x) for x in range(board_locations)]
-
-
-#: The most vertices and edges :func:`connected_components` takes (a map has at
-#: most 1,000 locations and 10,000 routes).
-MAX_VERTICES = 100_000
-MAX_EDGES = 1_000_000
-
-
-def connected_components(count: int, edges: Iterable[tuple[int, int]]) -> list[int]:
-    """The component of each of ``count`` vertices (``0..count-1``) joined by
-    ``edges`` (pairs of vertices): a representative vertex per component, the
-    same for two vertices exactly when a path of edges joins them. The core's
-    one union-find, for plugins (a station's lent route, a longest path's
-    networks). ``ArgumentError`` for a count that is not an int from 0 to
-    :data:`MAX_VERTICES` or an edge that is not a pair of such vertices."""
-    if type(count) is not int or not 0 <= count <= MAX_VERTICES:
-        raise ArgumentError(
-            f"count must be an int from 0 to {MAX_VERTICES}, not {type(count).__name__} "
-            f"{show(count)}"
-        )
-    try:
-        # A bounded read: an endless iterable is refused, not followed.
-        pairs = [(a, b) for a, b in itertools.islice(edges, MAX_EDGES + 1)]
-    except Exception:  # not iterable, items that are no pairs, a hostile iterable
-        raise ArgumentError(
-            f"edges must be an iterable of pairs of vertices, not {type(edges).__name__}"
-        ) from None
-    if len(pairs) > MAX_EDGES:
-        raise ArgumentError(f"edges holds at most {MAX_EDGES} pairs")
-    for a, b in pairs:
-        if not (type(a) is int and type(b) is int and 0 <= a < count and 0 <= b < count):
-            raise ArgumentError(
-                f"an edge joins two vertices from 0 to {count - 1}, not {show((a, b))}"
-            )
-    return connected_pairs(count, pairs)
-
-
 def completed_tickets(state: GameState, player: int) -> tuple[bool, ...]:
     """For each of ``player``'s tickets (in order), whether its ends are joined
     by that player's own routes (engine decision E15) and the routes the game's
@@ -185,7 +78,7 @@ def completed_tickets(state: GameState, player: int) -> tuple[bool, ...]:
     loc = board.location_id
     routes: Iterable[int] = state.players[player].routes
     if state.rules.ticket_connections:
-        routes = set(routes) | state.rules.run_ticket_connections(state, player)
+        routes = set(routes) | calls.run_ticket_connections(state.rules, state, player)
     edges = [(loc(board.routes[r].a), loc(board.routes[r].b)) for r in routes]
     root = connected_pairs(len(board.locations), edges)
     result = []
@@ -204,7 +97,7 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
     """
     board = check_state(state).board
     rules = state.rules
-    plugin_lines = rules.run_score_lines(state) if rules.score_lines else []
+    plugin_lines = calls.run_score_lines(rules, state) if rules.score_lines else []
     sheets = []
     for seat, player in enumerate(state.players):
         lines: list[ScoreLine] = []
@@ -235,13 +128,6 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
                 total += line.points
         sheets.append(ScoreSheet(seat, tuple(lines), total, completed, failed))
     return tuple(sheets)
-
-
-#: ``ScoreLine.shown`` values: every seat, the sheet's own seat only, nobody before the end.
-ALL, OWNER, END = "all", "owner", "end"
-SHOWN = (ALL, OWNER, END)
-#: Kind of the line that stands, during play, for the lines a sheet withholds.
-WITHHELD = "withheld"
 
 
 def player_score_sheets(state: GameState, player: int) -> tuple[ScoreSheet, ...]:
@@ -304,7 +190,7 @@ def winners(sheets: Sequence[ScoreSheet], state: GameState | None = None) -> tup
     most = max(sheet.tickets_completed for sheet in tied)
     seats = tuple(sheet.player for sheet in tied if sheet.tickets_completed == most)
     if len(seats) > 1 and state is not None and state.rules.tie_break:
-        seats = state.rules.run_tie_break(state, sheets, seats)
+        seats = calls.run_tie_break(state.rules, state, sheets, seats)
     return seats
 
 

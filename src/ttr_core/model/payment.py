@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import ArgumentError, show
-from .maploader import MAX_COLORS, MAX_ROUTE_LENGTH
+from ttr_core.errors import ArgumentError, show
+from ttr_core.model.board import MAX_COLORS, MAX_ROUTE_LENGTH
 
 #: ``route_color`` value of a gray route.
 ANY_COLOR = -1

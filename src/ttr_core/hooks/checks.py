@@ -18,13 +18,14 @@ import itertools
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, get_origin
+from typing import Any, NoReturn, get_origin
 
 import attrs
 
-from .actions import Action
-from .errors import ArgumentError, OptionError, PluginError, show
-from .hookspecs import (
+from ttr_core.errors import ArgumentError, OptionError, PluginError, show
+from ttr_core.model.actions import Action
+from ttr_core.model.board import Board
+from ttr_core.model.declarations import (
     LOCATION,
     OPTION_TYPES,
     ROUTE,
@@ -37,12 +38,9 @@ from .hookspecs import (
     Token,
     VariantOption,
 )
-from .scoring import ScoreLine
-from .state import GameState, Hand, Pending, PendingKind, PlayerState
-
-if TYPE_CHECKING:
-    from .board import Board
-    from .plugin_manager import HookImpl
+from ttr_core.model.gamerules import HookImpl
+from ttr_core.model.scores import ScoreLine
+from ttr_core.model.state import GameState, Hand, Pending, PendingKind, PlayerState
 
 #: Environment variable that switches strict mode on for the whole process.
 STRICT_ENV = "TTR_STRICT"

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from .errors import ArgumentError
+from ttr_core.errors import ArgumentError
 
 #: The most ticket ids a :class:`KeepTickets` is built from (a map has at most 1,000 tickets).
 MAX_KEPT = 1000

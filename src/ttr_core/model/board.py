@@ -16,9 +16,14 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .errors import ArgumentError, show
+from ttr_core.errors import ArgumentError, show
 
 #: The colour name routes use when any one card colour pays for them.
+#: Most card colours a map may have (the wild card not counted).
+MAX_COLORS = 12
+#: Longest route a map may have (and no route may be longer than ``cars_per_player``).
+MAX_ROUTE_LENGTH = 20
+
 GRAY = "gray"
 #: The name of the wild card (locomotive, taxi, joker) in hands and payments.
 WILD = "wild"

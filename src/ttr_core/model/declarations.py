@@ -1,0 +1,183 @@
+"""What a variant declares and hands the core: its map fields and options, the
+owners that are not seats, tokens and route styles for pictures, action
+templates for action ids, and its advice to the bots.
+
+Values (frozen attrs classes) the hooks of :mod:`ttr_core.hooks.specs` take
+and return; plugins build them through the facade (``ttr_core.MapField`` ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ttr_core.model.actions import Action
+
+#: ``MapField.type`` of a field naming one location of the map.
+LOCATION = "location"
+
+
+#: ``MapField.type`` of a field naming two locations joined by a route; stored
+#: as a tuple of the two names.
+ROUTE = "route"
+
+
+@attrs.frozen
+class MapField:
+    """A variant field that map files may carry on their entries.
+
+    ``table`` is ``"locations"``, ``"routes"`` or ``"tickets"``; ``name`` the
+    key in the entry; ``type`` one of ``bool``, ``int``, ``str``,
+    :data:`LOCATION` or :data:`ROUTE`; ``default`` the value entries without
+    the key get; ``doc`` a sentence for the map format documentation.
+    ``needed``: the variant cannot be played on a map none of whose entries
+    gives the field a value other than its default (tolls on a map without a
+    toll): a variant declaring needed fields is refused
+    (:class:`ttr_core.GameConfigError`) on a map that lacks every one of them.
+    """
+
+    table: str
+    name: str
+    type: type | str
+    default: Any
+    doc: str = ""
+    needed: bool = False
+
+
+#: The value types a variant option may have.
+OPTION_TYPES: tuple[type, ...] = (bool, int, float, str)
+
+
+@attrs.frozen
+class VariantOption:
+    """One option of a variant, declared through :func:`ttr_options`.
+
+    ``type`` is ``bool``, ``int``, ``float`` or ``str``; ``default`` the value
+    a game gets when it gives none; ``doc`` a sentence for people (``ttr
+    --list`` shows it). ``low`` and ``high`` bound a number (inclusive);
+    ``choices`` lists the only values allowed, when not empty.
+    """
+
+    name: str
+    type: type
+    default: Any
+    doc: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] = ()
+
+
+@attrs.frozen
+class NonSeatOwner:
+    """An owner of routes that is not a seat (a neutral player), declared by its
+    plugin through :func:`ttr_non_seat_owners`.
+
+    ``owner`` is the number in ``GameState.owners`` (``num_players`` or
+    more), ``name`` what people see, ``cars`` the cars it has left (``None``
+    if it keeps no count). ``routes`` are the route ids it owns: filled in by
+    the core (:func:`ttr_core.non_seat_owners`); a plugin leaves them empty.
+    """
+
+    owner: int
+    name: str
+    cars: int | None = None
+    routes: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class ActionTemplate:
+    """A family of a variant's actions that get action ids, declared through
+    :func:`ttr_action_space`.
+
+    ``action`` is one of the variant's action classes; ``fields`` maps each of
+    its fields other than ``player`` to the finite, ordered domain of values
+    that field takes in this configuration (``{"route": (3, 4, 17)}``). The
+    family has one id per combination of values (the last field varying
+    fastest); each id stands for ``action(player=seat, **values)`` taken by
+    the seat deciding. A combination that is never legal still has an id
+    (never in the mask); an action the variant lists that no template covers
+    has no id (:class:`ttr_core.PluginError`).
+    """
+
+    action: type[Action]
+    fields: Mapping[str, Sequence[Any]] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Token:
+    """A variant's piece on a location (a station), declared through
+    :func:`ttr_tokens` and drawn by :func:`ttr_core.render.svg`.
+
+    ``location`` is a location id; ``owner`` the seat it belongs to (drawn in
+    the seat's colour) or ``None`` (drawn grey); ``kind`` a short word people
+    read in the picture's legend (``"station"``).
+    """
+
+    location: int
+    owner: int | None
+    kind: str
+
+
+@attrs.frozen
+class RouteStyle:
+    """How a variant's route is drawn, declared through :func:`ttr_route_styles`
+    and drawn by :func:`ttr_core.render.svg`.
+
+    ``route`` is a route id. ``outline`` draws a dark outline around the
+    route's spaces (a tunnel); ``wild_spaces`` puts a locomotive mark (the
+    wild card) in that many of its spaces, from its first one (a ferry).
+    ``field`` names the route field of the map the style stands for
+    (``"tunnel"``), so that the field's generic mark is not drawn beside the
+    route as well; ``None`` for none. ``legend`` is the line people read in
+    the picture's legend, ``"name: what it means"`` (``"tunnel: ..."``);
+    styles with the same legend share one line.
+    """
+
+    route: int
+    outline: bool = False
+    wild_spaces: int = 0
+    field: str | None = None
+    legend: str = ""
+
+
+@attrs.frozen
+class ClaimsRoute:
+    """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
+    it claims route ``route`` for the seat taking it, like the core's
+    :class:`ttr_core.ClaimRoute`, spending ``wilds`` wild cards and costing
+    ``extra_cost`` points more on average than a plain claim (a tunnel's
+    expected surcharge in points, the risk of giving up; negative for a gain).
+    """
+
+    route: int
+    extra_cost: float = 0.0
+    wilds: int = 0
+
+
+@attrs.frozen
+class BuildsToken:
+    """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
+    it places a token of the seat taking it on location id ``location`` (a
+    station), costing ``cost`` points (cards spent, a bonus forgone). Bots value
+    it by the tickets it helps join: from then on they count the routes of
+    other owners at ``location`` as usable for their tickets."""
+
+    location: int
+    cost: float = 0.0
+
+
+@attrs.frozen
+class ClosesRoute:
+    """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
+    it gives route ``route`` to an owner that is not the seat taking it (the
+    neutral player's route chosen by the marker holder), closing it to the
+    seats. Bots close a route they do not need, or the one of a pair they
+    could pay least."""
+
+    route: int
+
+
+#: What :func:`ttr_agent_action_purpose` may tell of an action.
+ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute
