@@ -437,7 +437,7 @@ def test_a_place_the_scanner_cannot_tell_has_no_line() -> None:
 def test_line_numbers_are_checked_against_the_parsed_data() -> None:
     """The scanner's count of entries must agree with what TOML parsed, or
     no entry of that array gets a line."""
-    from ttr_core.tomllines import Locator
+    from ttr_core.mapfiles.tomllines import Locator
 
     text = "xs = [\n  { a = 1 },\n  { a = 2 },\n]\n"
     assert Locator(text, {"xs": [{"a": 1}, {"a": 2}]}).line([("xs", 1)]) == 3
@@ -500,7 +500,7 @@ def _array_text(draw: st.DrawFn) -> tuple[str, list[int]]:
 @settings(max_examples=200, deadline=None)
 @given(_array_text())
 def test_entry_lines_survive_any_strings_and_comments(case: tuple[str, list[int]]) -> None:
-    from ttr_core.tomllines import Locator
+    from ttr_core.mapfiles.tomllines import Locator
 
     text, lines = case
     data = tomllib.loads(text)
@@ -805,13 +805,13 @@ def test_built_in_maps_load_without_any_warning(name: str, tmp_path: Path) -> No
 def test_valid_maps_never_run_the_line_scanner(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines are looked up only for problems and warnings: a valid map
     loads as fast as before."""
-    import ttr_core.maploader
+    import ttr_core.mapfiles.checker
 
     class NoScanning:
         def __init__(self, *args: object) -> None:
             raise AssertionError("the scanner ran for a valid map")
 
-    monkeypatch.setattr(ttr_core.maploader, "Locator", NoScanning)
+    monkeypatch.setattr(ttr_core.mapfiles.checker, "Locator", NoScanning)
     for name in ("newyork", "nederland", "usa"):
         ttr_core.parse_map((MAPS / f"{name}.toml").read_text(encoding="utf-8"), source=name)
     ttr_core.parse_map(TINY_MAP, source="tiny.toml")

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 
 import ttr_core
 from ttr_core import Board, MapError, MapProblem, TtrError
-from ttr_core.tomllines import nesting_problem
+from ttr_core.mapfiles.tomllines import nesting_problem
 
 from .helpers import cpu_clock
 

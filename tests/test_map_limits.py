@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import ttr_core
 from ttr_core import ArgumentError, MapError, TtrError
-from ttr_core.tomllines import _exact_nesting_problem, nesting_problem
+from ttr_core.mapfiles.tomllines import _exact_nesting_problem, nesting_problem
 
 from .helpers import cpu_clock
 from .test_maps import TINY_MAP, edited

@@ -23,8 +23,9 @@ import pytest
 
 import ttr_core
 from ttr_core import MapError, UnknownMapError
-from ttr_core.confusables import mixed_scripts, skeleton
-from ttr_core.maploader import _read, board_with_tickets
+from ttr_core.mapfiles.confusables import mixed_scripts, skeleton
+from ttr_core.mapfiles.decks import board_with_tickets
+from ttr_core.mapfiles.reading import _read
 
 from .test_maps import TINY_MAP, edited
 
@@ -240,7 +241,7 @@ def test_map_aliases_that_look_like_the_id_or_each_other_are_refused() -> None:
 def test_every_built_in_and_example_map_id_is_a_name() -> None:
     for name in ttr_core.available_maps():
         board = ttr_core.load_map(name)
-        assert ttr_core.maploader.MAP_ID.fullmatch(board.id), board.id
+        assert ttr_core.mapfiles.limits.MAP_ID.fullmatch(board.id), board.id
     assert loads(PLAIN).id == "tiny"
 
 

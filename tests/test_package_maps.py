@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 import ttr_core
-from ttr_core import DataError, MapError, UnknownMapError, maploader
+from ttr_core import DataError, MapError, UnknownMapError
 from ttr_core.cli import main
-from ttr_core.mapregistry import NOT_AVAILABLE, find_map
+from ttr_core.mapfiles import packages
+from ttr_core.mapfiles.registry import NOT_AVAILABLE, find_map
 
 EXAMPLE = "fourtowns"
 PACKAGE = "ttr-example-variant"
@@ -224,7 +225,7 @@ def test_broken_package_maps_are_reported_and_never_shadow_a_built_in_map(
 def test_at_most_max_package_maps_entry_points_are_read(
     broken_maps_install: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(maploader, "MAX_PACKAGE_MAPS", 2)
+    monkeypatch.setattr(packages, "MAX_PACKAGE_MAPS", 2)
     ttr_core.rescan_entry_points()
     assert len(ttr_core.package_maps()) <= 2
     assert "more than 2 maps are installed" in ttr_core.broken_maps()["usa"]
@@ -259,13 +260,13 @@ def test_threads_look_the_package_maps_up_once_and_share_one_board(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     scans: list[int] = []
-    scan = maploader._scan_package_maps
+    scan = packages._scan_package_maps
 
-    def counted() -> maploader._PackageIndex:
+    def counted() -> packages._PackageIndex:
         scans.append(1)
         return scan()
 
-    monkeypatch.setattr(maploader, "_scan_package_maps", counted)
+    monkeypatch.setattr(packages, "_scan_package_maps", counted)
     ttr_core.rescan_entry_points()
     boards: list[ttr_core.Board] = []
     start = threading.Barrier(8)
@@ -289,7 +290,7 @@ def test_a_map_file_by_path_reads_no_package_metadata(
     def refuse() -> None:
         raise AssertionError("a path looked up the package maps")
 
-    monkeypatch.setattr(maploader, "_scan_package_maps", refuse)
+    monkeypatch.setattr(packages, "_scan_package_maps", refuse)
     ttr_core.rescan_entry_points()
     mine = tmp_path / "mine.toml"
     mine.write_text(_map("mine"), encoding="utf-8")

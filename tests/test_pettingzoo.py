@@ -599,7 +599,7 @@ def test_a_state_on_a_copy_of_the_map_with_the_same_id_is_refused(
     started: Any, tmp_path: Any
 ) -> None:
     """A user's own map file may reuse a built-in id: a game on it is another board."""
-    from ttr_core.maploader import _builtin_index
+    from ttr_core.mapfiles.reading import _builtin_index
 
     text = _builtin_index()["newyork"].read_text(encoding="utf-8")
     copy = tmp_path / "mine.toml"

@@ -324,7 +324,7 @@ def test_a_state_that_breaks_an_invariant_is_refused_with_its_path(
 
 
 def test_a_users_own_map_saves_by_fingerprint(tmp_path: Any) -> None:
-    from ttr_core.maploader import _builtin_index
+    from ttr_core.mapfiles.reading import _builtin_index
 
     text = _builtin_index()["newyork"].read_text(encoding="utf-8")
     mine = tmp_path / "mine.toml"
@@ -512,7 +512,7 @@ def test_where_a_board_is_drawn_is_not_part_of_its_fingerprint(tmp_path: Any) ->
     and a map without them saves as the same map."""
     import re
 
-    from ttr_core.maploader import _builtin_index
+    from ttr_core.mapfiles.reading import _builtin_index
 
     text = _builtin_index()["newyork"].read_text(encoding="utf-8")
     assert "pos = [" in text and "aspect = " in text

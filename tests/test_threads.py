@@ -23,7 +23,7 @@ from typing import Any
 
 import ttr_core
 from ttr_core import Board, GameState, agents
-from ttr_core.maploader import _builtin_dir
+from ttr_core.mapfiles.reading import _builtin_dir
 from ttr_core.observation import observation_encoder
 from ttr_core.simulation import simulate
 

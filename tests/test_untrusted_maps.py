@@ -23,8 +23,8 @@ import pytest
 
 import ttr_core
 from ttr_core import DataError
-from ttr_core.maploader import _builtin_dir
-from ttr_core.mapregistry import NOT_AVAILABLE
+from ttr_core.mapfiles.reading import _builtin_dir
+from ttr_core.mapfiles.registry import NOT_AVAILABLE
 
 # -- an audit hook that lists the files opened while it is armed ---------------------
 

@@ -57,16 +57,13 @@ from ttr_core.hooks.manager import (
     variant_options,
 )
 from ttr_core.hooks.specs import hookimpl
-from ttr_core.maploader import (
-    GENERATED,
-    available_maps,
-    broken_maps,
-    load_map,
-    package_maps,
-    parse_map,
-    parse_ticket_deck,
-)
-from ttr_core.mapregistry import named_map, register_map, registered_maps, unregister_map
+from ttr_core.mapfiles.decks import parse_ticket_deck
+from ttr_core.mapfiles.finding import available_maps, load_map
+from ttr_core.mapfiles.fingerprint import map_fingerprint
+from ttr_core.mapfiles.packages import broken_maps, package_maps
+from ttr_core.mapfiles.parse import GENERATED, parse_map
+from ttr_core.mapfiles.registry import named_map, register_map, registered_maps, unregister_map
+from ttr_core.mapfiles.ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,
@@ -112,7 +109,6 @@ from ttr_core.serialize import (
     GameRecord,
     from_data,
     from_json,
-    map_fingerprint,
     read_json,
     record_of,
     replay,
@@ -122,7 +118,6 @@ from ttr_core.serialize import (
 )
 from ttr_core.simulate import PlayoutResult, random_playout
 from ttr_core.status import SeatStatus, seat_status
-from ttr_core.ticketgen import generate_tickets, shortest_spaces, ticket_deck_toml
 
 __version__ = "0.1.0"
 

@@ -44,6 +44,7 @@ from ttr_core.engine import apply
 from ttr_core.errors import TtrError, show
 from ttr_core.hooks import calls
 from ttr_core.hooks.resolve import game_rules
+from ttr_core.mapfiles.ticketgen import shortest_spaces
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,
@@ -60,7 +61,6 @@ from ttr_core.model.graph import connected_pairs
 from ttr_core.model.scores import END
 from ttr_core.model.state import GameState
 from ttr_core.model.views import PlayerView
-from ttr_core.ticketgen import shortest_spaces
 
 __all__ = [
     "AGENTS",

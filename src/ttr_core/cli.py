@@ -31,16 +31,13 @@ from ttr_core.hooks.manager import (
     installed_plugins,
     variant_options,
 )
-from ttr_core.maploader import (
-    GENERATED,
-    MAP_ID,
-    available_maps,
-    board_with_tickets,
-    broken_maps,
-    load_map,
-    package_maps,
-)
-from ttr_core.mapregistry import NOT_AVAILABLE
+from ttr_core.mapfiles.decks import board_with_tickets
+from ttr_core.mapfiles.finding import available_maps, load_map
+from ttr_core.mapfiles.limits import MAP_ID
+from ttr_core.mapfiles.packages import broken_maps, package_maps
+from ttr_core.mapfiles.parse import GENERATED
+from ttr_core.mapfiles.registry import NOT_AVAILABLE
+from ttr_core.mapfiles.ticketgen import generate_tickets, ticket_deck_toml
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import EARLY_ENDINGS, GameState, PendingKind
@@ -48,7 +45,6 @@ from ttr_core.narrate import describe_after, describe_ending, other_claims
 from ttr_core.rules.scoring import final_scores
 from ttr_core.serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
 from ttr_core.simulate import PlayoutResult, random_playout
-from ttr_core.ticketgen import generate_tickets, ticket_deck_toml
 
 #: The subcommands, for the usage line of ``ttr -h``.
 SUBCOMMANDS = ("replay", "verify", "simulate", "play", "serve")

@@ -33,8 +33,9 @@ from ttr_core.kernel.legal import or_pass, second_card_actions, turn_actions
 from ttr_core.kernel.rules import Carry
 from ttr_core.kernel.tables import action_table, claimable
 from ttr_core.kernel.work import Work, shuffler
-from ttr_core.maploader import board_with_tickets, load_map
-from ttr_core.mapregistry import named_map
+from ttr_core.mapfiles.decks import board_with_tickets
+from ttr_core.mapfiles.finding import load_map
+from ttr_core.mapfiles.registry import named_map
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,

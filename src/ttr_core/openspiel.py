@@ -48,7 +48,7 @@ from ttr_core.determinize import determinize
 from ttr_core.engine import legal_actions, new_game
 from ttr_core.errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantError
 from ttr_core.hooks.resolve import game_rules, resolve_variants
-from ttr_core.maploader import load_map
+from ttr_core.mapfiles.finding import load_map
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import hashlib
 import json
 import math
 import os
@@ -57,8 +56,10 @@ from ttr_core.hooks import checks as hookcheck
 from ttr_core.hooks.manager import installed_plugins, plugins_generation
 from ttr_core.hooks.resolve import game_rules
 from ttr_core.kernel.work import MAX_DISPLAY_RESETS, can_take_second
-from ttr_core.maploader import MAX_DISPLAY, load_map
-from ttr_core.mapregistry import NOT_AVAILABLE, find_map
+from ttr_core.mapfiles.finding import load_map
+from ttr_core.mapfiles.fingerprint import map_fingerprint
+from ttr_core.mapfiles.limits import MAX_DISPLAY
+from ttr_core.mapfiles.registry import NOT_AVAILABLE, find_map
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,
@@ -68,7 +69,7 @@ from ttr_core.model.actions import (
     KeepTickets,
     Pass,
 )
-from ttr_core.model.board import OMITTED_AT_DEFAULT, Board, FrozenMap, at_default, derive
+from ttr_core.model.board import Board, FrozenMap
 from ttr_core.model.scores import SHOWN, FinalScores, ScoreSheet
 from ttr_core.model.state import (
     EARLY_ENDINGS,
@@ -92,7 +93,6 @@ __all__ = [
     "GameRecord",
     "from_data",
     "from_json",
-    "map_fingerprint",
     "replay",
     "to_data",
     "to_json",
@@ -150,50 +150,6 @@ class GameRecord:
     termination: Termination | None = None
     #: The seat that resigned or ran out of time, with ``termination``.
     forfeit: int | None = None
-
-
-def map_fingerprint(board: Board) -> str:
-    """A SHA-256 fingerprint of the map's content: everything a game depends on
-    (locations, routes, tickets, cards, rules and their variant fields), not
-    where the file lies, its provenance notes nor where the board is drawn
-    (positions and aspect: a save survives a map's drawing being corrected).
-    ``ArgumentError`` if ``board`` is not a :class:`Board`."""
-    if not isinstance(board, Board):
-        raise ArgumentError(f"board must be a ttr_core.Board, not {what(board)}")
-    cached: str | None = board.derived.get("fingerprint")
-    if cached is None:
-        content = {
-            "id": board.id,
-            # Positions only draw the board: they are left out, so saves survive them.
-            "locations": [
-                {k: v for k, v in loc.items() if k != "pos"} for loc in _plain(board.locations)
-            ],
-            "routes": _plain(board.routes),
-            "tickets": _plain(board.tickets),
-            "colors": list(board.colors),
-            "deck": list(board.deck),
-            "rules": _plain(board.rules),
-            "wild_name": board.wild_name,
-        }
-        text = json.dumps(content, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-        cached = derive(board, "fingerprint", hashlib.sha256(text.encode()).hexdigest)
-    return cached
-
-
-def _plain(value: Any) -> Any:
-    """Board facts as JSON values (mapping keys as strings), for fingerprints."""
-    if attrs.has(type(value)):
-        return {
-            f.name: _plain(getattr(value, f.name))
-            for f in attrs.fields(type(value))
-            # A rule added later is left out at its default: old fingerprints hold.
-            if f.init and not (f.metadata.get(OMITTED_AT_DEFAULT) and at_default(value, f))
-        }
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list, frozenset)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def record_of(
@@ -391,7 +347,7 @@ def _board_for(
 
     Without ``board`` (the app's own map, given in code), the name in the data
     is looked up among the registered and built-in maps only: data never
-    names a file to open (:mod:`ttr_core.mapregistry`)."""
+    names a file to open (:mod:`ttr_core.mapfiles.registry`)."""
     if board is None:
         named = find_map(map_id, fingerprint)
         if named is None:

@@ -31,7 +31,8 @@ from typing import IO, Any
 from ttr_core.agents import AGENTS
 from ttr_core.cli import _parse_options, add_game_arguments
 from ttr_core.errors import GeneratedTicketsWarning, TtrError
-from ttr_core.maploader import board_with_tickets, load_map
+from ttr_core.mapfiles.decks import board_with_tickets
+from ttr_core.mapfiles.finding import load_map
 from ttr_core.model.board import Board
 from ttr_core.simulation import PARTIAL_SUFFIX, GameResult, TableWriter, format_summary, simulate
 

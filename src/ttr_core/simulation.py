@@ -58,7 +58,8 @@ from ttr_core.agents import AGENTS, Agent, AgentFactory, RandomAgent, make_agent
 from ttr_core.engine import new_game
 from ttr_core.errors import GeneratedTicketsWarning, TtrError
 from ttr_core.invariants import Supply, failure_states, plain_statistics
-from ttr_core.maploader import load_map
+from ttr_core.mapfiles.finding import load_map
+from ttr_core.mapfiles.fingerprint import map_fingerprint
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
@@ -66,7 +67,7 @@ from ttr_core.model.state import GameState
 from ttr_core.playout import Playout
 from ttr_core.rules.scoring import final_scores
 from ttr_core.rules.views import player_view
-from ttr_core.serialize import map_fingerprint, record_of, to_json
+from ttr_core.serialize import record_of, to_json
 
 __all__ = [
     "LOOPHOLES",

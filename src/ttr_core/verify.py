@@ -36,7 +36,7 @@ from ttr_core.invariants import (
     record_text,
     run_check,
 )
-from ttr_core.maploader import load_map
+from ttr_core.mapfiles.finding import load_map
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.state import GameState

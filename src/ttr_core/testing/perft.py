@@ -27,7 +27,7 @@ from typing import Any
 
 from ttr_core.engine import apply, legal_actions, new_game
 from ttr_core.errors import GeneratedTicketsWarning
-from ttr_core.maploader import load_map
+from ttr_core.mapfiles.finding import load_map
 from ttr_core.model.state import GameState
 
 __all__ = ["CONFIGS", "FIRST", "SEEDS", "compute", "differences", "perft", "perft_line"]

@@ -19,7 +19,7 @@ from ttr_core.engine import apply, legal_actions, new_game
 from ttr_core.errors import GeneratedTicketsWarning
 from ttr_core.hooks.manager import variant_options
 from ttr_core.invariants import GamePlay, mutants_of
-from ttr_core.maploader import available_maps, load_map
+from ttr_core.mapfiles.finding import available_maps, load_map
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,

@@ -16,13 +16,9 @@ from __future__ import annotations
 import threading
 
 from ttr_core.errors import ArgumentError, MapError, UnknownMapError, show, what
-from ttr_core.maploader import (
-    _package_board,
-    _package_index,
-    available_maps,
-    builtin_map,
-    installed_map,
-)
+from ttr_core.mapfiles.finding import available_maps, builtin_map, installed_map
+from ttr_core.mapfiles.fingerprint import map_fingerprint
+from ttr_core.mapfiles.packages import _package_board, _package_index
 from ttr_core.model.board import Board
 
 __all__ = [
@@ -64,8 +60,6 @@ def register_map(board: Board) -> str:
     """
     if not isinstance(board, Board):
         raise ArgumentError(f"register_map() takes a loaded Board, not {show(board)}")
-    from ttr_core.serialize import map_fingerprint
-
     key = (board.id, map_fingerprint(board))
     global _registered
     with _lock:
@@ -86,8 +80,6 @@ def unregister_map(board: Board | str) -> int:
     global _registered
     with _lock:
         if isinstance(board, Board):
-            from ttr_core.serialize import map_fingerprint
-
             gone = {(board.id, map_fingerprint(board))}
         else:
             gone = {key for key in _registered if key[0] == board}
@@ -139,8 +131,6 @@ def find_map(map_id: str, fingerprint: str) -> Board | None:
     exact = registered.get((map_id, fingerprint))
     if exact is not None:
         return exact
-    from ttr_core.serialize import map_fingerprint
-
     builtin = builtin_map(map_id)
     if builtin is not None and builtin.id == map_id and map_fingerprint(builtin) == fingerprint:
         return builtin
