@@ -2,7 +2,7 @@
 
 Run after changing a message's fields (``python scripts/write_schemas.py``);
 ``--check`` only reports files that differ (exit 1), as the tests do.
-The schemas come from ``ttr_core.schema`` (generated from the classes), for
+The schemas come from ``ttr_core.data.schema`` (generated from the classes), for
 the built-in variants.
 """
 
@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ttr_core.schema import schema_texts
+from ttr_core.data.schema import schema_texts
 
 FOLDER = Path(__file__).resolve().parent.parent / "src" / "ttr_core" / "schemas"
 

@@ -31,7 +31,7 @@ from ttr_core import (
     apply,
     new_game,
 )
-from ttr_core.action_ids import action_from_id
+from ttr_core.rules.action_ids import action_from_id
 
 pytestmark = pytest.mark.filterwarnings("ignore::ttr_core.GeneratedTicketsWarning")
 

@@ -8,7 +8,7 @@ state. Each test here plays random games and compares, element by element,
 every vector, mask, tensor, legal list and reward with what an independent
 computation gives: :func:`reference_encode` (the encoder as it was written
 before the fast path, reading only the view) of ``player_view(state, seat)``,
-and the masks and legal lists of :mod:`ttr_core.action_ids` on the same
+and the masks and legal lists of :mod:`ttr_core.rules.action_ids` on the same
 states played with the pure API in lock step.
 """
 
@@ -28,10 +28,10 @@ import pytest
 import ttr_core
 import ttr_core.openspiel as tos
 from ttr_core import GameState, apply, legal_actions, new_game, player_view
-from ttr_core.action_ids import action_from_id, legal_action_ids, legal_action_mask
 from ttr_core.model.views import PlayerView
 from ttr_core.observation import CORE_KINDS, ObservationEncoder, observation_encoder
 from ttr_core.pettingzoo import LOSS, TIE, WIN, env
+from ttr_core.rules.action_ids import action_from_id, legal_action_ids, legal_action_mask
 from ttr_core.rules.scoring import final_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::ttr_core.GeneratedTicketsWarning")

@@ -35,7 +35,7 @@ HUGE = 10**5000
 
 def show_id(value: object) -> str:
     """A test id for any value (``repr`` fails on ints too long to print)."""
-    return ttr_core.engine.show(value, 30)
+    return ttr_core.rules.engine.show(value, 30)
 
 
 NOT_STATES: tuple[object, ...] = (

@@ -36,7 +36,7 @@ from ttr_core import (
     to_data,
     to_json,
 )
-from ttr_core.schema import SCHEMA_FILES, schema_texts, shipped_variants
+from ttr_core.data.schema import SCHEMA_FILES, schema_texts, shipped_variants
 
 SCHEMAS = Path(ttr_core.__file__).parent / "schemas"
 
@@ -203,7 +203,7 @@ def test_from_data_refuses_what_is_not_json(data: Any, path: str, message: str) 
 
 def test_from_data_bounds_depth_size_and_cycles() -> None:
     deep: Any = 0
-    for _ in range(ttr_core.serialize.MAX_DEPTH + 1):
+    for _ in range(ttr_core.data.messages.MAX_DEPTH + 1):
         deep = [deep]
     assert "nested too deeply" in _refusal(lambda: from_data(deep, list[Action]))[1]
     text = json.dumps(deep)

@@ -18,8 +18,8 @@ from ttr_core_plugins.tolls import tolls
 
 import ttr_core
 from ttr_core import ArgumentError, Board, GameState, PlayerView, PluginError, hookimpl
-from ttr_core.determinize import determinize
 from ttr_core.hooks.checks import ticket_places
+from ttr_core.rules.determinize import determinize
 
 from .test_neutral import AMSTERDAM_ROTTERDAM, end_of_round, on_top
 from .test_neutral import game as neutral_game

@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 import ttr_core
-import ttr_core.kernel.work
+import ttr_core.rules.kernel.work
 from ttr_core import DrawBlind, DrawFaceUp, IllegalAction, Reason
 
 from .helpers import NY_CARDS, card_total, new_started, set_deck, set_display, with_hand
@@ -283,7 +283,7 @@ def test_a_reset_that_can_succeed_always_does(
     )
     state = attrs.evolve(state, seed=seed)
     # With no redraw allowed the engine goes straight to laying a legal display.
-    monkeypatch.setattr(ttr_core.kernel.work, "MAX_DISPLAY_RESETS", max_resets)
+    monkeypatch.setattr(ttr_core.rules.kernel.work, "MAX_DISPLAY_RESETS", max_resets)
     gray_one = next(r.id for r in state.board.routes if r.color == "gray" and r.length == 1)
     after = ttr_core.apply(state, ttr_core.ClaimRoute(0, gray_one, "red", 0))
     assert after.display.count(state.board.wild) <= 2

@@ -1,5 +1,5 @@
 """Ending a game early: resignation, timeout, abandonment (issue 19; the rule is
-in docs/rules.md, "Ending a game early", and ttr_core.ending)."""
+in docs/rules.md, "Ending a game early", and ttr_core.rules.ending)."""
 
 from __future__ import annotations
 
@@ -221,7 +221,7 @@ def test_no_invariant_calls_a_documented_ending_broken(
 ) -> None:
     # check_state reported "winners () for totals (4, 2)" after an abandonment and
     # "winners (1,) for totals (4, 2)" after the leader resigned.
-    from ttr_core.invariants import check_state
+    from ttr_core.checking.invariants import check_state
 
     for plies in (0, 3, 30, 90):
         state = _midgame(map_name, players, variants, seed=plies + 7 * players, plies=plies)
@@ -243,7 +243,7 @@ def test_the_winners_invariant_still_catches_wrong_winners(
 ) -> None:
     import attrs
 
-    from ttr_core import invariants
+    from ttr_core.checking import invariants
 
     state = _midgame("newyork", 2, None, seed=5, plies=20)
     totals = [sheet.total for sheet in ttr_core.score_sheets(state)]

@@ -22,8 +22,8 @@ from ttr_core_plugins.long_tickets import NAME, is_long, long_ids
 
 import ttr_core
 from ttr_core import DrawTickets, GameState, KeepTickets
+from ttr_core.checking.invariants import check_state
 from ttr_core.hooks.checks import ticket_places
-from ttr_core.invariants import check_state
 
 MAP = "europe"
 MAP_FILE = Path(__file__).resolve().parents[1] / "maps" / "europe.toml"

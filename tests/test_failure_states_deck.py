@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ttr_core
 from ttr_core import ClaimRoute, DrawBlind
-from ttr_core.invariants import failure_states, plain_statistics
+from ttr_core.search.outcomes import failure_states, plain_statistics
 from ttr_core.simulation import LOOPHOLES, STATISTICS, format_summary, simulate, state_loopholes
 
 

@@ -51,7 +51,7 @@ HUGE = 10**5000
 
 def show_id(value: object) -> str:
     """A test id for any value (``repr`` fails on ints too long to print)."""
-    return ttr_core.engine.show(value, 30)
+    return ttr_core.rules.engine.show(value, 30)
 
 
 BAD_SEATS: tuple[object, ...] = (0.0, False, True, 1.0, "0", None, b"0", (0,), 0j, [0])

@@ -24,9 +24,9 @@ from ttr_core import (
     KeepTickets,
     PlayerView,
     from_json,
-    invariants,
     to_json,
 )
+from ttr_core.checking import invariants
 
 from .helpers import cpu_clock
 

@@ -39,9 +39,9 @@ from ttr_core import (
     to_data,
     to_json,
 )
+from ttr_core.data.messages import _parse
 from ttr_core.model.board import FrozenMap
 from ttr_core.rules.scoring import final_scores, player_score_sheets, score_sheets
-from ttr_core.serialize import _parse
 from ttr_core.testing import check_state
 
 #: (map, players, variants): every built-in map, with its default variants unless named.

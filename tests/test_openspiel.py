@@ -20,7 +20,7 @@ import pytest
 
 import ttr_core
 import ttr_core.openspiel as tos
-from ttr_core.invariants import (
+from ttr_core.checking.invariants import (
     exchange_hand_and_deck,
     exchange_seat_ticket,
     hidden_changes,

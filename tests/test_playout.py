@@ -266,7 +266,7 @@ def test_the_kits_playout_invariant_holds_and_can_fail(monkeypatch: pytest.Monke
     # A kernel path that draws the second card of a blind draw twice: caught.
     # (The game was played above; the table is the kernel's own, which a
     # compiled playout reads too.)
-    from ttr_core.kernel import rules as kernel_rules
+    from ttr_core.rules.kernel import rules as kernel_rules
 
     def draws_twice(work: object, action: ttr_core.Action, second: bool) -> None:
         if second:

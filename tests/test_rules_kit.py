@@ -21,7 +21,8 @@ from hypothesis.stateful import run_state_machine_as_test
 
 import ttr_core
 from ttr_core import Action, GameState, IllegalAction, Pending, hookimpl
-from ttr_core import invariants as registry
+from ttr_core.checking import invariants as registry
+from ttr_core.checking.verify import verify
 from ttr_core.cli import main
 from ttr_core.testing import (
     CORE_INVARIANTS,
@@ -40,7 +41,6 @@ from ttr_core.testing import (
     rules_machine,
     states,
     unregister_invariant,
-    verify,
 )
 
 from .helpers import claim, new_started, route_id, with_hand
@@ -146,7 +146,7 @@ def run_python(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_importing_ttr_core_does_not_import_hypothesis() -> None:
     done = run_python(
-        "import sys, ttr_core, ttr_core.verify, ttr_core.cli\n"
+        "import sys, ttr_core, ttr_core.checking.verify, ttr_core.cli\n"
         "assert 'hypothesis' not in sys.modules, 'hypothesis imported'\n"
     )
     assert done.returncode == 0, done.stderr

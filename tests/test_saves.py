@@ -85,7 +85,7 @@ def test_everything_round_trips(
     assert from_json(to_json(scores), FinalScores) == scores
     assert from_json(to_json(history), list[Action]) == history
     first = ttr_core.new_game(map_, players, seed=seed, variants=variants)
-    record = ttr_core.serialize.record_of(first, history, {})
+    record = ttr_core.data.records.record_of(first, history, {})
     back = from_json(to_json(record), GameRecord)
     assert back == record
     replayed = list(replay(back))
@@ -265,7 +265,7 @@ def test_malformed_action_messages(message: object, path: str, fragment: str) ->
         ('{"type": "draw_blind", "player": NaN}', "NaN is not a number"),
         ('{"type": "draw_blind", "player": 0, "player": 1}', "more than once"),
         ('{"type": "draw_blind", "player": ' + "9" * 5000 + "}", "malformed JSON"),
-        (" " * (ttr_core.serialize.MAX_TEXT + 1), "at most"),
+        (" " * (ttr_core.data.messages.MAX_TEXT + 1), "at most"),
         (b"\xff\xfe", "not UTF-8"),
         (12, "expected JSON text"),
     ],

@@ -179,24 +179,24 @@ def test_the_package_uses_only_the_public_api() -> None:
 
 def test_the_import_check_can_fail() -> None:
     source = """
-import ttr_core.invariants
+import ttr_core.checking.invariants
 import ttr_core_plugins.neutral
 from ttr_core import _claim, GameState, claim_route
 from ttr_core.effects import _seat, claim_route as claim
 from ttr_core.model.state import UNCLAIMED
 import ttr_core as core
-core.engine.apply
+core.rules.engine.apply
 ttr_core.effects._count
 """
     found = private_uses(source)
     for fragment in (
-        "module ttr_core.invariants is not public",
+        "module ttr_core.checking.invariants is not public",
         "module ttr_core_plugins.neutral is not",
         "ttr_core._claim is private",
         "ttr_core.claim_route is not public",
         "ttr_core.effects._seat is private",
         "module ttr_core.model.state is not public",
-        "ttr_core.engine is not public",
+        "ttr_core.rules is not public",
         "ttr_core.effects._count is not public",
     ):
         assert any(fragment in f for f in found), (fragment, found)

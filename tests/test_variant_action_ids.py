@@ -21,8 +21,8 @@ from ttr_core import (
     PluginError,
     hookimpl,
 )
-from ttr_core.action_ids import check_all_numbered
 from ttr_core.errors import UnsupportedVariantError
+from ttr_core.rules.action_ids import check_all_numbered
 
 from .helpers import started
 

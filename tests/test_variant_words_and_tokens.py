@@ -27,8 +27,8 @@ from ttr_core import (
     hookimpl,
 )
 from ttr_core.cli import main
-from ttr_core.narrate import describe_after
 from ttr_core.render import SEAT_COLORS, svg
+from ttr_core.rules.narrate import describe_after
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 

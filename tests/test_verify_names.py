@@ -10,6 +10,7 @@ import pytest
 
 import ttr_core
 from ttr_core import ArgumentError, GameState, hookimpl
+from ttr_core.checking.verify import verify
 from ttr_core.cli import main
 from ttr_core.testing import (
     CORE_INVARIANTS,
@@ -17,7 +18,6 @@ from ttr_core.testing import (
     invariant_names,
     invariants_for,
     rules_machine,
-    verify,
 )
 
 

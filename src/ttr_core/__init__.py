@@ -15,18 +15,11 @@ Everything listed in ``__all__`` is stable; the modules behind it are not.
 from __future__ import annotations
 
 from ttr_core import effects
-from ttr_core.action_ids import (
-    ActionSpace,
-    action_from_id,
-    action_id,
-    action_space,
-    legal_action_ids,
-    legal_action_mask,
-)
-from ttr_core.boarddata import board_data
-from ttr_core.determinize import determinize
-from ttr_core.ending import end_game
-from ttr_core.engine import apply, end_turn, is_over, legal_actions, new_game
+from ttr_core.data.boarddata import board_data
+from ttr_core.data.jsonl import RecordFile, RecordLines, from_jsonl, to_jsonl
+from ttr_core.data.messages import from_data, from_json, read_json, to_data, to_json
+from ttr_core.data.records import GameRecord, record_of, replay, restore
+from ttr_core.data.schema import json_schema
 from ttr_core.errors import (
     ArgumentError,
     DataError,
@@ -93,9 +86,18 @@ from ttr_core.model.payment import payment_options
 from ttr_core.model.scores import FinalScores, ScoreLine, ScoreSheet
 from ttr_core.model.state import GameState, Hand, Pending, PendingKind, PlayerState, Termination
 from ttr_core.model.views import PlayerView, SeatView
-from ttr_core.narrate import describe, describe_ending
-from ttr_core.playout import Playout
-from ttr_core.records import RecordFile, RecordLines, from_jsonl, to_jsonl
+from ttr_core.rules.action_ids import (
+    ActionSpace,
+    action_from_id,
+    action_id,
+    action_space,
+    legal_action_ids,
+    legal_action_mask,
+)
+from ttr_core.rules.determinize import determinize
+from ttr_core.rules.ending import end_game
+from ttr_core.rules.engine import apply, end_turn, is_over, legal_actions
+from ttr_core.rules.narrate import describe, describe_ending
 from ttr_core.rules.scoring import (
     final_scores,
     player_score_sheets,
@@ -103,21 +105,11 @@ from ttr_core.rules.scoring import (
     score_sheets,
     utilities,
 )
+from ttr_core.rules.setup import new_game
+from ttr_core.rules.status import SeatStatus, seat_status
 from ttr_core.rules.views import non_seat_owners, player_view
-from ttr_core.schema import json_schema
-from ttr_core.serialize import (
-    GameRecord,
-    from_data,
-    from_json,
-    read_json,
-    record_of,
-    replay,
-    restore,
-    to_data,
-    to_json,
-)
-from ttr_core.simulate import PlayoutResult, random_playout
-from ttr_core.status import SeatStatus, seat_status
+from ttr_core.search.playout import Playout
+from ttr_core.search.simulate import PlayoutResult, random_playout
 
 __version__ = "0.1.0"
 

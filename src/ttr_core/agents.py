@@ -39,8 +39,6 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
-from ttr_core.determinize import determinize
-from ttr_core.engine import apply
 from ttr_core.errors import TtrError, show
 from ttr_core.hooks import calls
 from ttr_core.hooks.resolve import game_rules
@@ -61,6 +59,8 @@ from ttr_core.model.graph import connected_pairs
 from ttr_core.model.scores import END
 from ttr_core.model.state import GameState
 from ttr_core.model.views import PlayerView
+from ttr_core.rules.determinize import determinize
+from ttr_core.rules.engine import apply
 
 __all__ = [
     "AGENTS",

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ttr_core.agents import agent_names, make_agent
-from ttr_core.engine import new_game
+from ttr_core.data.messages import MAX_TEXT, from_json, to_json
+from ttr_core.data.records import GameRecord, replay
 from ttr_core.errors import (
     ArgumentError,
     DataError,
@@ -41,10 +42,10 @@ from ttr_core.mapfiles.ticketgen import generate_tickets, ticket_deck_toml
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import EARLY_ENDINGS, GameState, PendingKind
-from ttr_core.narrate import describe_after, describe_ending, other_claims
+from ttr_core.rules.narrate import describe_after, describe_ending, other_claims
 from ttr_core.rules.scoring import final_scores
-from ttr_core.serialize import MAX_TEXT, GameRecord, from_json, replay, to_json
-from ttr_core.simulate import PlayoutResult, random_playout
+from ttr_core.rules.setup import new_game
+from ttr_core.search.simulate import PlayoutResult, random_playout
 
 #: The subcommands, for the usage line of ``ttr -h``.
 SUBCOMMANDS = ("replay", "verify", "simulate", "play", "serve")
@@ -244,7 +245,7 @@ def _write_turn_pictures(states: Sequence[GameState], folder: str) -> int:
 
 
 def _verify_parser() -> argparse.ArgumentParser:
-    from ttr_core.invariants import invariant_names
+    from ttr_core.checking.invariants import invariant_names
 
     parser = argparse.ArgumentParser(
         prog="ttr verify",
@@ -291,7 +292,7 @@ def _names(text: str | None) -> list[str] | None:
 
 
 def _verify(argv: Sequence[str]) -> int:
-    from ttr_core.verify import print_report, verify
+    from ttr_core.checking.verify import print_report, verify
 
     args = _verify_parser().parse_args(argv)
     if args.games < 1 or args.jobs < 1:

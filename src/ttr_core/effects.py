@@ -32,26 +32,24 @@ from typing import Any
 
 import attrs
 
-from ttr_core.engine import (
+from ttr_core.errors import DataError, IllegalAction, PluginError, Reason, items_argument, show
+from ttr_core.hooks.checks import ticket_places
+from ttr_core.model.actions import ClaimRoute
+from ttr_core.model.board import Board
+from ttr_core.model.state import GameState, Pending, PendingKind, check_state
+from ttr_core.rules.checks import _claim_error, face_up_card, route_claim_error
+from ttr_core.rules.engine import (
     _CORE_KINDS,
-    _claim_error,
     _finish_turn,
     _replace_player,
     claim_for,
     claim_payment,
     end_turn,
-    face_up_card,
-    route_claim_error,
     ticket_draw,
     ticket_return,
 )
-from ttr_core.errors import DataError, IllegalAction, PluginError, Reason, items_argument, show
-from ttr_core.hooks.checks import ticket_places
-from ttr_core.kernel import rules as kernel
-from ttr_core.kernel.work import Work
-from ttr_core.model.actions import ClaimRoute
-from ttr_core.model.board import Board
-from ttr_core.model.state import GameState, Pending, PendingKind, check_state
+from ttr_core.rules.kernel import rules as kernel
+from ttr_core.rules.kernel.work import Work
 
 __all__ = [
     "add_points",
@@ -386,7 +384,7 @@ def offer_tickets(
 def _decided(state: GameState) -> GameState:
     """``state`` once its pending decision is checked as a loaded one is
     (:func:`~ttr_core.from_json` would refuse a save of it otherwise)."""
-    from ttr_core.serialize import _check_pending
+    from ttr_core.rules.consistency import _check_pending
 
     try:
         _check_pending(state, any_kind=True)

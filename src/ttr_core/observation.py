@@ -135,7 +135,6 @@ from typing import Any
 
 import attrs
 
-from ttr_core.engine import check_player_count, new_game
 from ttr_core.errors import ArgumentError, TtrError, show, what
 from ttr_core.hooks import calls
 from ttr_core.hooks.resolve import game_rules, resolve_variants
@@ -143,8 +142,10 @@ from ttr_core.model.board import Board, derive, evict_oldest
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import GameState, PendingKind
 from ttr_core.model.views import PlayerView, check_seat_argument, known_shown, offer_seen
-from ttr_core.playout import Playout
+from ttr_core.rules.checks import check_player_count
+from ttr_core.rules.setup import new_game
 from ttr_core.rules.views import non_seat_owners, player_view
+from ttr_core.search.playout import Playout
 
 __all__ = [
     "ObservationEncoder",

@@ -37,15 +37,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         f"({exc})"
     ) from exc
 
-from ttr_core.action_ids import (
-    ActionSpace,
-    check_all_numbered,
-    ids_of_listed,
-    legal_action_ids,
-    rules_space,
-)
-from ttr_core.determinize import determinize
-from ttr_core.engine import legal_actions, new_game
+from ttr_core.data.messages import from_json, to_json
 from ttr_core.errors import ArgumentError, IllegalAction, Reason, UnsupportedVariantError
 from ttr_core.hooks.resolve import game_rules, resolve_variants
 from ttr_core.mapfiles.finding import load_map
@@ -64,10 +56,19 @@ from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState, Termination
 from ttr_core.model.views import PlayerView
 from ttr_core.observation import ObservationEncoder, ObservationTracker, observation_encoder
-from ttr_core.playout import Playout
+from ttr_core.rules.action_ids import (
+    ActionSpace,
+    check_all_numbered,
+    ids_of_listed,
+    legal_action_ids,
+    rules_space,
+)
+from ttr_core.rules.determinize import determinize
+from ttr_core.rules.engine import legal_actions
 from ttr_core.rules.scoring import final_scores, utilities
+from ttr_core.rules.setup import new_game
 from ttr_core.rules.views import player_view
-from ttr_core.serialize import from_json, to_json
+from ttr_core.search.playout import Playout
 
 __all__ = [
     "GAME_TYPE",

@@ -21,7 +21,7 @@ game's own, not a fixed cycle (a seat drawing a second card, or choosing its
 tickets, acts again). Each observation is a dict: ``"observation"``, the
 :mod:`ttr_core.observation` vector of what that seat sees (``float32``), and
 ``"action_mask"``, 1 at every legal action id (``int8``; all 0 for a seat not
-to decide). Actions are the :mod:`ttr_core.action_ids` ids of the game's
+to decide). Actions are the :mod:`ttr_core.rules.action_ids` ids of the game's
 configuration, variant actions included
 (``Discrete(action_space(board, players, variants, options).size)``).
 
@@ -58,17 +58,23 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "(pip install 'ttr-core[pettingzoo]' once it is on the package index)"
     ) from exc
 
-from ttr_core.action_ids import action_from_id, check_all_numbered, ids_of_listed, rules_space
-from ttr_core.engine import apply, new_game
 from ttr_core.errors import ArgumentError, IllegalAction, Reason, show, what
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState
-from ttr_core.narrate import other_claims, predicate
 from ttr_core.observation import ObservationTracker, observation_encoder
-from ttr_core.playout import Playout
+from ttr_core.rules.action_ids import (
+    action_from_id,
+    check_all_numbered,
+    ids_of_listed,
+    rules_space,
+)
+from ttr_core.rules.engine import apply
+from ttr_core.rules.narrate import other_claims, predicate
 from ttr_core.rules.scoring import final_scores
+from ttr_core.rules.setup import new_game
+from ttr_core.search.playout import Playout
 
 __all__ = ["LOSS", "TIE", "WIN", "env", "raw_env"]
 

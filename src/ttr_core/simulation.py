@@ -55,19 +55,20 @@ from typing import IO, Any
 import attrs
 
 from ttr_core.agents import AGENTS, Agent, AgentFactory, RandomAgent, make_agent, uniform_choice
-from ttr_core.engine import new_game
+from ttr_core.data.messages import to_json
+from ttr_core.data.records import record_of
 from ttr_core.errors import GeneratedTicketsWarning, TtrError
-from ttr_core.invariants import Supply, failure_states, plain_statistics
 from ttr_core.mapfiles.finding import load_map
 from ttr_core.mapfiles.fingerprint import map_fingerprint
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState
-from ttr_core.playout import Playout
 from ttr_core.rules.scoring import final_scores
+from ttr_core.rules.setup import new_game
 from ttr_core.rules.views import player_view
-from ttr_core.serialize import record_of, to_json
+from ttr_core.search.outcomes import Supply, failure_states, plain_statistics
+from ttr_core.search.playout import Playout
 
 __all__ = [
     "LOOPHOLES",
@@ -137,15 +138,15 @@ def _derive(*parts: object) -> int:
 
 
 #: The names of :data:`LOOPHOLES` that are plain statistics, not failure states
-#: (:func:`ttr_core.invariants.plain_statistics`): counted alike, reported apart.
+#: (:func:`ttr_core.search.outcomes.plain_statistics`): counted alike, reported apart.
 STATISTICS = ("deck_empty",)
 
 
 def state_loopholes(state: Supply, legal: Sequence[Action]) -> list[str]:
     """The names of :data:`LOOPHOLES` counted per decision that a seat deciding in
     ``state`` with ``legal`` actions is in, in that order: its failure states
-    (:func:`ttr_core.invariants.failure_states`) and plain statistics
-    (:func:`ttr_core.invariants.plain_statistics`; ``ttr verify`` counts both
+    (:func:`ttr_core.search.outcomes.failure_states`) and plain statistics
+    (:func:`ttr_core.search.outcomes.plain_statistics`; ``ttr verify`` counts both
     by the same names)."""
     found = failure_states(state, legal)
     plain = plain_statistics(state)

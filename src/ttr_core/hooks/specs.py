@@ -259,7 +259,7 @@ def ttr_action_types() -> Mapping[str, type[Action]] | None:
 def ttr_action_space(
     board: Board, players: int, rules: GameRules
 ) -> Sequence[ActionTemplate] | None:
-    """Declare the variant's actions that get action ids (:mod:`ttr_core.action_ids`).
+    """Declare the variant's actions that get action ids (:mod:`ttr_core.rules.action_ids`).
 
     Collecting: called once per game configuration, when its action space is
     first built, with the game's rule set (``rules.option(...)`` reads an
@@ -285,7 +285,7 @@ def ttr_variant_state_types() -> Mapping[str, Any] | None:
     kinds whose ``Pending.data`` is not ``None`` (``"neutral.choose"``), to
     its type: a frozen attrs class, or a type such as ``tuple[bool, ...]``;
     the library's converter
-    (``ttr_core.serialize``) writes and reads values of that type, checking
+    (``ttr_core.data.messages``) writes and reads values of that type, checking
     every field. A game whose variant state has a key no plugin declares
     cannot be saved.
 

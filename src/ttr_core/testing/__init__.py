@@ -33,7 +33,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a separate environ
         "ttr verify works without it)"
     ) from exc
 
-from ttr_core.invariants import (
+from ttr_core.checking.invariants import (
     CORE_INVARIANTS,
     GamePlay,
     Invariant,
@@ -49,6 +49,7 @@ from ttr_core.invariants import (
     registered_invariants,
     unregister_invariant,
 )
+from ttr_core.checking.verify import GameReport, play_checked, verify
 from ttr_core.testing.check import RulesViolation, check_rules, play_game, rules_test
 from ttr_core.testing.machine import RulesMachine, rules_machine
 from ttr_core.testing.strategies import (
@@ -59,7 +60,6 @@ from ttr_core.testing.strategies import (
     option_values,
     states,
 )
-from ttr_core.verify import GameReport, play_checked, verify
 
 __all__ = [
     "CORE_INVARIANTS",

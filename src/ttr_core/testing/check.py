@@ -9,19 +9,19 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from ttr_core.errors import ArgumentError
-from ttr_core.invariants import (
+from ttr_core.checking.invariants import (
     Invariant,
     _invariant_list,
     chosen_names,
     invariant_names,
     invariants_for,
 )
+from ttr_core.checking.verify import GameReport, play_checked
+from ttr_core.errors import ArgumentError
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.state import GameState
 from ttr_core.testing.strategies import Game, MapsArg, OptionsArg, PlayersArg, VariantsArg, games
-from ttr_core.verify import GameReport, play_checked
 
 __all__ = ["PHASES", "RulesViolation", "check_rules", "play_game", "rules_test"]
 
@@ -49,7 +49,7 @@ def play_game(
 ) -> GameReport:
     """Play ``game`` to its end choosing with ``rng`` (uniformly among the legal
     actions), checking every invariant after every action (``only``/``skip`` by
-    name, ``invariants`` added); the report of :func:`ttr_core.verify.play_checked`."""
+    name, ``invariants`` added); the report of :func:`ttr_core.checking.verify.play_checked`."""
     state = game.new()
     chosen = invariants_for(state.rules, only=only, skip=skip, extra=invariants)
 
@@ -89,7 +89,7 @@ def check_rules(
     A name in ``only`` or ``skip`` that no invariant has raises
     :class:`~ttr_core.ArgumentError` before any game is played, with the
     closest names ("did you mean ...?") and the list
-    (:func:`~ttr_core.invariants.invariant_names`); so does an empty ``only``,
+    (:func:`~ttr_core.checking.invariants.invariant_names`); so does an empty ``only``,
     and an ``only`` none of whose invariants was checked in any game played
     (it names invariants of variants the games do not play).
     """

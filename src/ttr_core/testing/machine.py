@@ -10,10 +10,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from ttr_core.engine import apply, legal_actions
-from ttr_core.errors import IllegalAction
-from ttr_core.hooks import checks as hookcheck
-from ttr_core.invariants import (
+from ttr_core.checking.invariants import (
     GamePlay,
     Invariant,
     Violation,
@@ -24,8 +21,11 @@ from ttr_core.invariants import (
     record_text,
     run_check,
 )
+from ttr_core.errors import IllegalAction
+from ttr_core.hooks import checks as hookcheck
 from ttr_core.model.actions import Action
 from ttr_core.model.state import GameState
+from ttr_core.rules.engine import apply, legal_actions
 from ttr_core.testing.check import PHASES, RulesViolation
 from ttr_core.testing.strategies import (
     Game,

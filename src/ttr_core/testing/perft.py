@@ -25,10 +25,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ttr_core.engine import apply, legal_actions, new_game
 from ttr_core.errors import GeneratedTicketsWarning
 from ttr_core.mapfiles.finding import load_map
 from ttr_core.model.state import GameState
+from ttr_core.rules.engine import apply, legal_actions
+from ttr_core.rules.setup import new_game
 
 __all__ = ["CONFIGS", "FIRST", "SEEDS", "compute", "differences", "perft", "perft_line"]
 

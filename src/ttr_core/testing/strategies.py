@@ -15,10 +15,10 @@ from typing import Any
 import attrs
 from hypothesis import strategies as st
 
-from ttr_core.engine import apply, legal_actions, new_game
+from ttr_core.checking.invariants import GamePlay, mutants_of
+from ttr_core.checking.verify import player_counts
 from ttr_core.errors import GeneratedTicketsWarning
 from ttr_core.hooks.manager import variant_options
-from ttr_core.invariants import GamePlay, mutants_of
 from ttr_core.mapfiles.finding import available_maps, load_map
 from ttr_core.model.actions import (
     Action,
@@ -31,7 +31,8 @@ from ttr_core.model.actions import (
 )
 from ttr_core.model.board import Board
 from ttr_core.model.state import GameState
-from ttr_core.verify import player_counts
+from ttr_core.rules.engine import apply, legal_actions
+from ttr_core.rules.setup import new_game
 
 __all__ = [
     "Game",
@@ -186,7 +187,7 @@ def states(
     max_actions: int = 300,
 ) -> GamePlay:
     """Games played by legal actions to a random depth (at most ``max_actions``,
-    fewer when the game ends first), as a :class:`~ttr_core.invariants.GamePlay`:
+    fewer when the game ends first), as a :class:`~ttr_core.checking.invariants.GamePlay`:
     ``.state`` is the state reached, ``.actions`` the way there and ``.record``
     its game record. Shrinks toward short action lists of early legal actions."""
     chosen = draw(games() if game is None else _fixed(game))

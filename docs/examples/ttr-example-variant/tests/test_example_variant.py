@@ -6,6 +6,7 @@ any third-party variant. ``conftest.py`` turns strict hook checks on.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
 import re
@@ -33,6 +34,7 @@ from ttr_core import (
     Reason,
 )
 from ttr_core.agents import make_agent
+from ttr_core.hooks import calls
 
 MAP = "newyork"
 VARIANTS = ["attractions", "swap"]
@@ -489,7 +491,8 @@ def test_the_bridge_actions_have_ids_and_words_and_the_bots_pay() -> None:
         "Seat 0 gave up the bridge Beta–Gamma",
     ]
     view = ttr_core.player_view(waiting, 0)
-    purpose = waiting.rules.run_agent_action_purpose
+    # Through the core's checks, as the bots ask it (ttr_core.hooks.calls).
+    purpose = functools.partial(calls.run_agent_action_purpose, waiting.rules)
     assert purpose(view, PayExtra(0, "red")) == ttr_core.ClaimsRoute(RED_BRIDGE, wilds=0)
     assert purpose(view, PayExtra(0, "wild")) == ttr_core.ClaimsRoute(RED_BRIDGE, wilds=1)
     assert purpose(view, GiveUp(0)) is None
@@ -540,7 +543,7 @@ def check_open_bridges(plugin: Any = ttr_example_variant) -> None:
     state = ttr_core.apply(ttr_core.apply(state, DrawBlind(0)), DrawBlind(0))
     state = ttr_core.apply(with_hand(state, 1, blue=1), ClaimRoute(1, ALPHA_DELTA, "blue", 0))
     state = with_tickets(with_tickets(state, 0, 1, 4), 1, 0)
-    connections = state.rules.run_ticket_connections
+    connections = functools.partial(calls.run_ticket_connections, state.rules)
     assert list(connections(state, 0)) == [RED_BRIDGE]
     assert list(connections(state, 1)) == []  # its own bridge counts anyway
     sheets = ttr_core.score_sheets(state)

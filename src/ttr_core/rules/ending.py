@@ -22,7 +22,6 @@ from typing import Any
 
 from ttr_core.errors import ArgumentError, IllegalAction, Reason, show, what
 from ttr_core.hooks import calls
-from ttr_core.kernel.rules import returned_tickets
 from ttr_core.model.state import (
     EARLY_ENDINGS,
     GameState,
@@ -31,6 +30,7 @@ from ttr_core.model.state import (
     check_state,
     replace_state,
 )
+from ttr_core.rules.kernel.rules import returned_tickets
 
 __all__ = ["end_game"]
 

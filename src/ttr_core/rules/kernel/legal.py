@@ -3,7 +3,7 @@
 One copy of the rule for both callers: :func:`ttr_core.legal_actions` feeds it
 a frozen state's fields, a :class:`~ttr_core.Playout` its working state's (with
 claimable routes kept up to date claim by claim). The actions handed out are
-the shared objects of the :class:`~ttr_core.kernel.tables.ActionTable`.
+the shared objects of the :class:`~ttr_core.rules.kernel.tables.ActionTable`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ttr_core.errors import PluginError
-from ttr_core.kernel.tables import ActionTable
 from ttr_core.model.actions import Action
 from ttr_core.model.state import PendingKind
+from ttr_core.rules.kernel.tables import ActionTable
 
 
 def turn_actions(

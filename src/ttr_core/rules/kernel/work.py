@@ -18,7 +18,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ttr_core.kernel.tables import (
+from ttr_core.model.board import Board
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.state import GameState, Hand, PlayerState
+from ttr_core.rules.kernel.tables import (
     CLAIMABLE,
     ActionTable,
     action_table,
@@ -26,9 +29,6 @@ from ttr_core.kernel.tables import (
     keep_claimable,
     owner_masks,
 )
-from ttr_core.model.board import Board
-from ttr_core.model.gamerules import GameRules
-from ttr_core.model.state import GameState, Hand, PlayerState
 
 #: Most consecutive display resets done for one trigger (engine decision E3).
 MAX_DISPLAY_RESETS = 100
@@ -105,7 +105,7 @@ class Work:
     ``owners`` hold the frozen state's tuples until an ``own_*`` method turns
     them into lists the work owns. ``seats[s]`` is ``None`` until
     :meth:`seat` loads seat ``s``. ``masks``, when kept (:meth:`keep_masks`),
-    are the claimable routes of :func:`~ttr_core.kernel.tables.owner_masks`,
+    are the claimable routes of :func:`~ttr_core.rules.kernel.tables.owner_masks`,
     updated claim by claim.
     """
 

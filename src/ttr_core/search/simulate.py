@@ -9,14 +9,15 @@ from typing import Any
 
 import attrs
 
+from ttr_core.data.records import GameRecord, record_of
 from ttr_core.errors import ArgumentError, show
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState
-from ttr_core.playout import Playout
+from ttr_core.rules.consistency import MAX_ACTIONS
 from ttr_core.rules.scoring import final_scores
-from ttr_core.serialize import MAX_ACTIONS, GameRecord, record_of
+from ttr_core.search.playout import Playout
 
 #: The largest ``max_actions`` a playout takes: as many as a record holds.
 MAX_PLAYOUT_ACTIONS = MAX_ACTIONS

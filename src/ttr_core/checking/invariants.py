@@ -25,11 +25,12 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, cast
 
 import attrs
 
-from ttr_core.engine import apply, legal_actions, new_game
+from ttr_core.data.messages import to_json
+from ttr_core.data.records import GameRecord, record_of, replay
 from ttr_core.errors import ArgumentError, IllegalAction, TtrError, show
 from ttr_core.hooks import checks as hookcheck
 from ttr_core.hooks.manager import installed_plugins
@@ -54,10 +55,12 @@ from ttr_core.model.state import (
     Termination,
     cards_outside_hands,
 )
-from ttr_core.playout import Playout
+from ttr_core.rules.consistency import car_accounting, display_rules, route_ownership
+from ttr_core.rules.engine import apply, legal_actions
 from ttr_core.rules.scoring import final_scores, score_sheets
-from ttr_core.rules.views import non_seat_owners, player_view
-from ttr_core.serialize import GameRecord, record_of, replay, to_json
+from ttr_core.rules.setup import new_game
+from ttr_core.rules.views import player_view
+from ttr_core.search.playout import Playout
 
 __all__ = [
     "CORE_INVARIANTS",
@@ -71,15 +74,12 @@ __all__ = [
     "check_state",
     "check_transition",
     "chosen_names",
-    "display_guard_hit",
-    "failure_states",
     "hidden_changes",
     "illegal_candidates",
     "invariant",
     "invariant_names",
     "invariants_for",
     "mutants_of",
-    "plain_statistics",
     "reachable",
     "record_text",
     "register_invariant",
@@ -89,7 +89,10 @@ __all__ = [
     "unregister_invariant",
 ]
 
+
 Kind = Literal["state", "transition", "game"]
+
+
 _KINDS = ("state", "transition", "game")
 
 
@@ -168,13 +171,11 @@ class GamePlay:
         return record_of(self.states[0], self.actions, self.options)
 
 
-# ---------------------------------------------------------------------------
-# The registry
-# ---------------------------------------------------------------------------
-
 #: Replaced, never changed in place (copy on write, under the lock): a check
 #: running in another thread looks over the registry it read.
 _REGISTRY: dict[str, Invariant] = {}
+
+
 _REGISTRY_LOCK = threading.Lock()
 
 
@@ -384,11 +385,6 @@ def _plugin_invariants(rules: GameRules) -> list[Invariant]:
     return [inv for _, _, inv in sorted(found, key=lambda item: item[:2])]
 
 
-# ---------------------------------------------------------------------------
-# Running checks
-# ---------------------------------------------------------------------------
-
-
 def run_check(inv: Invariant, step: int, *args: Any) -> list[Violation]:
     """Run one invariant: its problems as :class:`Violation` s at ``step`` (an exception
     raised while checking is one too)."""
@@ -455,11 +451,6 @@ def _rng(state: GameState, salt: str) -> random.Random:
     return random.Random(f"{salt}:{key}:{pending.kind if pending else None}")
 
 
-# ---------------------------------------------------------------------------
-# The core's state invariants
-# ---------------------------------------------------------------------------
-
-
 def cards_conserved(state: GameState) -> Iterator[str]:
     """Every transportation card is in exactly one place: deck, display, discard pile
     or a hand; no count is negative; known cards never exceed the hand."""
@@ -502,92 +493,6 @@ def tickets_conserved(state: GameState) -> Iterator[str]:
         yield f"tickets {twice} are in two places"
     if unknown:
         yield f"there are no tickets {unknown}"
-
-
-def car_accounting(state: GameState) -> Iterator[str]:
-    """Each seat holds its cars less the lengths of its routes, never below 0;
-    before the final round, no seat is at or below the end trigger."""
-    board = state.board
-    rules = board.rules
-    for seat, player in enumerate(state.players):
-        placed = sum(board.routes[r].length for r in player.routes)
-        if player.cars != rules.cars_per_player - placed:
-            yield (
-                f"seat {seat} has {player.cars} cars; {rules.cars_per_player} less the "
-                f"{placed} placed is {rules.cars_per_player - placed}"
-            )
-        if player.cars < 0:
-            yield f"seat {seat} has {player.cars} cars"
-        if (
-            state.final_turns == -1
-            and not state.is_over
-            and state.pending is not None
-            and state.pending.kind == "turn"
-            and player.cars <= rules.end_trigger_cars
-        ):
-            yield (
-                f"seat {seat} has {player.cars} cars (the end trigger is "
-                f"{rules.end_trigger_cars}) but the final round has not started"
-            )
-    if not -1 <= state.final_turns <= state.num_players:
-        yield f"final_turns is {state.final_turns}"
-
-
-def route_ownership(state: GameState) -> Iterator[str]:
-    """Each route has one owner at most, listed by that seat once; nobody owns both
-    routes of a pair; with the pair policy closed, never both routes of a pair are
-    claimed; the policy is the map's for the player count unless a variant decides."""
-    board = state.board
-    n = state.num_players
-    owners = state.owners
-    if len(owners) != len(board.routes):
-        yield f"{len(owners)} owners for {len(board.routes)} routes"
-        return
-    declared = {o.owner for o in non_seat_owners(state)}
-    for rid, owner in enumerate(owners):
-        if owner != UNCLAIMED and not 0 <= owner < n and owner not in declared:
-            yield f"route {rid} is owned by {owner}, neither a seat nor a declared owner"
-    listed: dict[int, int] = {}
-    for seat, player in enumerate(state.players):
-        for rid in player.routes:
-            if not 0 <= rid < len(owners):
-                yield f"seat {seat} lists route {rid}, which does not exist"
-                continue
-            if rid in listed:
-                yield f"route {rid} is listed by seat {listed[rid]} and seat {seat}"
-            listed[rid] = seat
-            if owners[rid] != seat:
-                yield f"seat {seat} lists route {rid}, owned by {owners[rid]}"
-    for rid, owner in enumerate(owners):
-        if 0 <= owner < n and listed.get(rid) != owner:
-            yield f"seat {owner} owns route {rid} but does not list it"
-    usable = state.rules.both_pair_routes_usable
-    for route in board.routes:
-        partner = route.partner
-        if partner is None or route.id > partner:
-            continue
-        a, b = owners[route.id], owners[partner]
-        if a != UNCLAIMED and a == b:
-            yield f"owner {a} owns both routes {route.id} and {partner} of a pair"
-        elif a != UNCLAIMED and b != UNCLAIMED and not usable:
-            yield (
-                f"both routes {route.id} and {partner} of a pair are claimed with "
-                f"{n} players, where only one may be"
-            )
-    if not _pair_policy_decided_by_variant(state.rules):
-        expected = n >= board.rules.both_pair_routes_min_players
-        if usable != expected:
-            yield (
-                f"both routes of a pair are {'usable' if usable else 'not usable'} with {n} "
-                f"players; the map says {'usable' if expected else 'not usable'}"
-            )
-
-
-def _pair_policy_decided_by_variant(rules: GameRules) -> bool:
-    plugins = installed_plugins()
-    return any(
-        "ttr_both_pair_routes_usable" in plugins[v].impls for v in rules.variants if v in plugins
-    )
 
 
 def running_score(state: GameState) -> Iterator[str]:
@@ -642,84 +547,6 @@ def score_breakdown(state: GameState) -> Iterator[str]:
             )
         if scores.termination != state.termination:
             yield f"the scores say the game ended by {scores.termination}, not {state.termination}"
-
-
-def display_rules(state: GameState) -> Iterator[str]:
-    """A face-up slot is empty only while deck and discard pile are (E4); the display
-    shows more wilds than allowed only when no reset could help (E3)."""
-    board = state.board
-    wild = board.wild
-    limit = board.rules.max_face_up_wilds
-    if None in state.display and (state.deck or any(state.discard)):
-        yield "a face-up slot is empty while cards are left to fill it (E4)"
-    if state.display.count(wild) > limit and _reset_could_help(state):
-        yield (
-            f"the display shows {state.display.count(wild)} wilds (at most {limit}) though "
-            f"a reset could lay a better one (E3)"
-        )
-
-
-def _reset_could_help(state: GameState) -> bool:
-    wild = state.board.wild
-    limit = state.board.rules.max_face_up_wilds
-    shown = [c for c in state.display if c is not None]
-    pool = len(state.deck) + sum(state.discard) + len(shown)
-    pool_wild = state.deck.count(wild) + state.discard[wild] + shown.count(wild)
-    return pool - pool_wild >= min(len(state.display), pool) - limit
-
-
-class Supply(Protocol):
-    """What the failure states of a decision are read from: a :class:`GameState`,
-    or the rules kernel's working state during a simulation (one copy of each
-    definition for both)."""
-
-    @property
-    def board(self) -> Board: ...
-    @property
-    def deck(self) -> Sequence[int]: ...
-    @property
-    def discard(self) -> Sequence[int]: ...
-    @property
-    def display(self) -> Sequence[int | None]: ...
-    @property
-    def ticket_deck(self) -> Sequence[int]: ...
-    @property
-    def ticket_discard(self) -> Sequence[int]: ...
-
-
-def display_guard_hit(state: Supply) -> bool:
-    """Whether the display shows more wilds than the map allows because no reset
-    could help (engine decision E3): what ``ttr verify`` counts as a guard hit."""
-    board = state.board
-    return state.display.count(board.wild) > board.rules.max_face_up_wilds
-
-
-def failure_states(state: Supply, legal: Sequence[Action]) -> list[str]:
-    """The failure states a seat deciding in ``state`` with ``legal`` actions is in,
-    by name: ``only_pass`` (only ``Pass``, E1), ``e3_guard``
-    (:func:`display_guard_hit`, E3), ``supply_empty`` (deck and discard pile
-    empty, E4) and ``tickets_empty`` (no ticket left to draw, E6): states the
-    printed rules leave open. ``ttr verify`` and ``ttr simulate`` count them
-    by these names. An empty deck alone is none (see :func:`plain_statistics`)."""
-    found = []
-    if len(legal) == 1 and type(legal[0]) is Pass:
-        found.append("only_pass")
-    if display_guard_hit(state):
-        found.append("e3_guard")
-    if not state.deck and not any(state.discard):
-        found.append("supply_empty")
-    if not state.ticket_deck and not state.ticket_discard:
-        found.append("tickets_empty")
-    return found
-
-
-def plain_statistics(state: Supply) -> list[str]:
-    """The plain statistics (no failure) of a decision in ``state``, by name:
-    ``deck_empty`` when the card deck is empty, whatever the discard pile
-    holds (the pile is shuffled in when a card is needed, as the rules say;
-    both empty is also the failure state ``supply_empty``). ``ttr verify``
-    and ``ttr simulate`` count them beside the failure states."""
-    return [] if state.deck else ["deck_empty"]
 
 
 def decision(state: GameState) -> Iterator[str]:
@@ -829,11 +656,6 @@ def reachable(value: object, path: str = "view") -> Iterator[tuple[str, object]]
     elif isinstance(value, tuple | list | set | frozenset):
         for i, item in enumerate(value):
             yield from reachable(item, f"{path}[{i}]")
-
-
-# ---------------------------------------------------------------------------
-# Hidden changes: states a seat cannot tell apart
-# ---------------------------------------------------------------------------
 
 
 def _replace(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -968,11 +790,6 @@ def hidden_changes(
             yield what, changed
 
 
-# ---------------------------------------------------------------------------
-# Well-formed actions that are not legal
-# ---------------------------------------------------------------------------
-
-
 def illegal_candidates(state: GameState, rng: random.Random, limit: int = 12) -> list[Action]:
     """Up to ``limit`` well-formed actions around the legal ones that ``legal_actions``
     does not list (each of the right types): listed actions for other seats or with
@@ -1059,11 +876,6 @@ def _random_core_action(state: GameState, rng: random.Random) -> Action:
     return KeepTickets(seat, tickets)
 
 
-# ---------------------------------------------------------------------------
-# Transition invariants
-# ---------------------------------------------------------------------------
-
-
 def claims_are_permanent(before: GameState, action: Action, after: GameState) -> Iterator[str]:
     """What is settled stays settled: a claimed route keeps its owner, a kept ticket
     stays kept, cars never come back, turns and shuffles never go back, the
@@ -1108,11 +920,6 @@ def claim_effect(before: GameState, action: Action, after: GameState) -> Iterato
     cars = before.players[action.player].cars - after.players[action.player].cars
     if cars != route.length:
         yield f"{action!r} took {cars} cars for a route of length {route.length}"
-
-
-# ---------------------------------------------------------------------------
-# Game invariants
-# ---------------------------------------------------------------------------
 
 
 def action_bound(board: Board, players: int) -> int:
@@ -1180,10 +987,6 @@ def playout_agrees(play: GamePlay) -> Iterator[str]:
             return
 
 
-# ---------------------------------------------------------------------------
-# Registration of the core's invariants
-# ---------------------------------------------------------------------------
-
 _CORE: list[tuple[Kind, Callable[..., Iterable[str] | None], int]] = [
     ("state", cards_conserved, 1),
     ("state", tickets_conserved, 1),
@@ -1202,8 +1005,10 @@ _CORE: list[tuple[Kind, Callable[..., Iterable[str] | None], int]] = [
     ("game", playout_agrees, 1),
 ]
 
+
 #: The names of the core's invariants, in order.
 CORE_INVARIANTS: tuple[str, ...] = tuple(function.__name__ for _, function, _ in _CORE)
+
 
 for _kind, _function, _every in _CORE:
     invariant(kind=_kind, every=_every)(_function)

@@ -43,7 +43,6 @@ from typing import Any
 
 import attrs
 
-from ttr_core.engine import _field_error, check_player_count, legal_actions
 from ttr_core.errors import (
     ArgumentError,
     IllegalAction,
@@ -55,7 +54,6 @@ from ttr_core.errors import (
 )
 from ttr_core.hooks.manager import plugins_generation
 from ttr_core.hooks.resolve import game_rules, resolve_variants
-from ttr_core.kernel.tables import action_table
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,
@@ -69,6 +67,9 @@ from ttr_core.model.board import GRAY, Board, derive, evict_oldest
 from ttr_core.model.declarations import ActionTemplate
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import GameState, PendingKind, check_state
+from ttr_core.rules.checks import _field_error, check_player_count
+from ttr_core.rules.engine import legal_actions
+from ttr_core.rules.kernel.tables import action_table
 
 _KEEP_KINDS = (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS)
 _CORE_CLASSES = (Action, DrawBlind, DrawFaceUp, DrawTickets, Pass, ClaimRoute, KeepTickets)
@@ -90,7 +91,7 @@ _VariantKey = tuple[type, tuple[tuple[type, object], ...]]
 @attrs.frozen(eq=False)
 class ActionSpace:
     """The action ids of one configuration: the core's of (board, player count),
-    then those its variants declare; see :mod:`ttr_core.action_ids`."""
+    then those its variants declare; see :mod:`ttr_core.rules.action_ids`."""
 
     board: Board = attrs.field(repr=False)
     players: int

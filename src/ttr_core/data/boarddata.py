@@ -28,10 +28,10 @@ from typing import Any
 
 import attrs
 
+from ttr_core.data.converter import FORMAT_VERSION
 from ttr_core.errors import ArgumentError
 from ttr_core.mapfiles.fingerprint import map_fingerprint
 from ttr_core.model.board import Board
-from ttr_core.serialize import FORMAT_VERSION
 
 __all__ = ["BOARD_FIELDS", "board_data"]
 

@@ -30,10 +30,12 @@ import os
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
+from ttr_core.data.messages import from_data, to_data
+from ttr_core.data.records import GameRecord, record_of
 from ttr_core.errors import ArgumentError, DataError, TtrError, path_argument, show, what
 from ttr_core.model.actions import Action
 from ttr_core.model.state import EARLY_ENDINGS, GameState
-from ttr_core.serialize import MAX_ACTIONS, GameRecord, from_data, record_of, to_data
+from ttr_core.rules.consistency import MAX_ACTIONS
 
 __all__ = [
     "MAX_LINE",
@@ -132,7 +134,7 @@ class RecordLines:
     def append(self, action: Action) -> str:
         """Record ``action`` (one applied to the game); returns its line.
         Raises :class:`ArgumentError` for something that is not an action,
-        once the game was ended, or past :data:`~ttr_core.serialize.MAX_ACTIONS`."""
+        once the game was ended, or past :data:`~ttr_core.rules.consistency.MAX_ACTIONS`."""
         if not isinstance(action, Action):
             raise ArgumentError(f"append() takes an action, not {type(action).__name__}")
         if self._ending is not None:
@@ -265,7 +267,7 @@ def _parse_line(line: str, number: int) -> Any:
         raise DataError(where, f"longer than {MAX_LINE} characters")
     try:
         # The same parser (bounds, duplicate keys, NaN) as from_json's.
-        from ttr_core.serialize import _parse
+        from ttr_core.data.messages import _parse
 
         return _parse(line)
     except DataError as exc:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import attrs
 
-from ttr_core.action_ids import check_all_numbered, legal_action_ids
-from ttr_core.engine import legal_actions
 from ttr_core.errors import ArgumentError, UnsupportedVariantError, show
 from ttr_core.model.actions import Action
 from ttr_core.model.scores import FinalScores, ScoreSheet
 from ttr_core.model.state import GameState, check_state
 from ttr_core.model.views import PlayerView
+from ttr_core.rules.action_ids import check_all_numbered, legal_action_ids
+from ttr_core.rules.engine import legal_actions
 from ttr_core.rules.scoring import final_scores, player_score_sheets
 from ttr_core.rules.views import player_view
 
@@ -33,7 +33,7 @@ class SeatStatus:
     ``legal`` holds the seat's own legal actions (empty while another seat
     decides, and once the game is over) and ``legal_ids`` their action ids
     in the same order (``None`` when a variant of the game has actions
-    without ids: :mod:`ttr_core.action_ids`). ``sheets`` is every seat's
+    without ids: :mod:`ttr_core.rules.action_ids`). ``sheets`` is every seat's
     score sheet as this seat may see it (:func:`~ttr_core.player_score_sheets`);
     ``scores`` the final scores once the game is over, else ``None``.
     """

@@ -18,7 +18,6 @@ from collections.abc import Iterable
 
 import attrs
 
-from ttr_core.engine import apply
 from ttr_core.errors import ArgumentError, GameNotOverError, IllegalAction, Reason, what
 from ttr_core.hooks import calls
 from ttr_core.model.actions import (
@@ -32,6 +31,7 @@ from ttr_core.model.actions import (
 )
 from ttr_core.model.board import Board
 from ttr_core.model.state import GameState, check_state
+from ttr_core.rules.engine import apply
 from ttr_core.rules.views import non_seat_owners
 
 

@@ -29,8 +29,12 @@ from typing import Any, Union, get_args, get_origin
 
 import attrs
 
-from ttr_core import serialize as _ser
-from ttr_core.boarddata import BOARD_FIELDS
+from ttr_core.data import messages as _ser
+from ttr_core.data.actions import CORE_ACTION_TAGS
+from ttr_core.data.boarddata import BOARD_FIELDS
+from ttr_core.data.converter import FORMAT_VERSION
+from ttr_core.data.records import GameRecord
+from ttr_core.data.states import _STATE_KEYS, _STATE_KEYS_ADDED
 from ttr_core.errors import ArgumentError, show
 from ttr_core.hooks import checks as hookcheck
 from ttr_core.hooks.manager import installed_plugins
@@ -40,8 +44,8 @@ from ttr_core.model.gamerules import GameRules
 from ttr_core.model.scores import SHOWN, FinalScores, ScoreLine, ScoreSheet
 from ttr_core.model.state import GameState, Hand, Pending, PlayerState
 from ttr_core.model.views import PlayerView, SeatView
-from ttr_core.serialize import FORMAT_VERSION, MAX_ACTIONS, GameRecord
-from ttr_core.status import SeatStatus
+from ttr_core.rules.consistency import MAX_ACTIONS
+from ttr_core.rules.status import SeatStatus
 
 __all__ = ["SCHEMA_FILES", "json_schema", "schema_texts", "shipped_variants"]
 
@@ -205,7 +209,7 @@ class _Builder:
         self.defs: dict[str, Any] = {}
         self._names: dict[Any, str] = {}
         plugins = installed_plugins()
-        self.actions: dict[str, type[Action]] = dict(_ser.CORE_ACTION_TAGS)
+        self.actions: dict[str, type[Action]] = dict(CORE_ACTION_TAGS)
         self.declared: dict[str, Any] = {}
         for variant in variants:
             plugin = plugins.get(variant)
@@ -348,7 +352,7 @@ class _Builder:
     def state(self) -> dict[str, Any]:
         fields = {f.name: f for f in self._fields(GameState)}
         properties = {}
-        for key in sorted(_ser._STATE_KEYS):
+        for key in sorted(_STATE_KEYS):
             make = _STATE_KEY_SCHEMAS.get(key)
             if make is not None:
                 properties[key] = make(self)
@@ -357,8 +361,7 @@ class _Builder:
             else:
                 raise ArgumentError(f"GameState key {key!r} has no known JSON form")
         # Keys added after format 1 was first written may be missing (old saves).
-        optional: frozenset[str] = getattr(_ser, "_STATE_KEYS_ADDED", frozenset())
-        return _object(properties, sorted(_ser._STATE_KEYS - optional))
+        return _object(properties, sorted(_STATE_KEYS - _STATE_KEYS_ADDED))
 
     def player(self) -> dict[str, Any]:
         override: dict[str, dict[str, Any]] = {

@@ -16,17 +16,16 @@ from typing import Any
 
 import attrs
 
-from ttr_core.engine import SEED_LIMIT
 from ttr_core.errors import ArgumentError, DataError, PluginError, TtrError, show
 from ttr_core.hooks import calls
 from ttr_core.hooks.resolve import game_rules
-from ttr_core.invariants import car_accounting, route_ownership
 from ttr_core.model.board import Board
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import UNCLAIMED, GameState, Hand, Pending, PendingKind, PlayerState
 from ttr_core.model.views import PlayerView, SeatView
+from ttr_core.rules.consistency import _check_state, car_accounting, route_ownership
+from ttr_core.rules.setup import SEED_LIMIT
 from ttr_core.rules.views import player_view
-from ttr_core.serialize import _check_state
 
 #: The core's kinds of pending decision, by their string.
 _CORE_KINDS: Mapping[str, PendingKind] = {str(kind): kind for kind in PendingKind}

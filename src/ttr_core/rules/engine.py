@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import itertools
 import operator
-import os
-import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from ttr_core.errors import (
     ArgumentError,
     IllegalAction,
-    PlayerCountError,
     PluginError,
     Reason,
     StaleMoveError,
@@ -27,15 +24,6 @@ from ttr_core.errors import (
 )
 from ttr_core.hooks import calls
 from ttr_core.hooks.calls import FilteredOut
-from ttr_core.hooks.resolve import game_rules, resolve_variants
-from ttr_core.kernel import rules as kernel
-from ttr_core.kernel.legal import or_pass, second_card_actions, turn_actions
-from ttr_core.kernel.rules import Carry
-from ttr_core.kernel.tables import action_table, claimable
-from ttr_core.kernel.work import Work, shuffler
-from ttr_core.mapfiles.decks import board_with_tickets
-from ttr_core.mapfiles.finding import load_map
-from ttr_core.mapfiles.registry import named_map
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,
@@ -46,188 +34,41 @@ from ttr_core.model.actions import (
     Pass,
     keep_choices,
 )
-from ttr_core.model.board import GRAY, Board
 from ttr_core.model.state import (
-    UNCLAIMED,
     GameState,
-    Hand,
-    Pending,
     PendingKind,
     PlayerState,
     check_state,
     replace_state,
 )
-
-#: Seeds are whole numbers from 0 to ``SEED_LIMIT - 1`` (256 bits); ``new_game``
-#: draws a fresh 128-bit one from the operating system when none is given.
-SEED_LIMIT = 2**256
+from ttr_core.rules.checks import (
+    _check_seat,
+    _claim_error,
+    _field_error,
+    _refused_fields,
+    _some,
+    _wrong_phase,
+    face_up_card,
+)
+from ttr_core.rules.kernel import rules as kernel
+from ttr_core.rules.kernel.legal import or_pass, second_card_actions, turn_actions
+from ttr_core.rules.kernel.rules import Carry
+from ttr_core.rules.kernel.tables import action_table, claimable
+from ttr_core.rules.kernel.work import Work
 
 _TURN = PendingKind.TURN
+
+
 _SECOND = PendingKind.SECOND_CARD
+
+
 _KEEP = PendingKind.KEEP_TICKETS
+
+
 _START = PendingKind.START_TICKETS
+
+
 _CORE_KINDS = frozenset(PendingKind)
-
-
-# ---------------------------------------------------------------------------
-# Preallocated actions: legal_actions hands out shared objects, no allocation
-# ---------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------
-# Setup
-
-# ---------------------------------------------------------------------------
-
-
-def new_game(
-    map: str | os.PathLike[str] | Board,
-    players: int,
-    seed: int | None = None,
-    variants: Iterable[str] | None = None,
-    options: Mapping[str, Mapping[str, Any]] | None = None,
-    tickets: str | os.PathLike[str] | None = None,
-    *,
-    files: bool = True,
-) -> GameState:
-    """Set up a new game.
-
-    ``map`` is a built-in map name, a map file path or a loaded :class:`Board`.
-    ``files=False`` is for a map name from outside (a server's client): the
-    name must be one :func:`~ttr_core.named_map` knows (a registered, built-in
-    or installed map), and no file is ever opened for it, whatever it is
-    (:class:`UnknownMapError` otherwise; a path-like ``map`` or a ``tickets``
-    file is then an :class:`ArgumentError`).
-    ``seed`` is the source of all chance: a whole number from 0 to ``2**256 -
-    1``. Without one (``None``) a fresh 128-bit seed is drawn from the
-    operating system (:mod:`secrets`), so that nobody can guess the deck
-    order; it is kept in ``state.seed``, which a server keeps secret. Give a
-    seed to replay a game (tests, research). ``variants`` names the variants to
-    switch on; ``None`` means the map's defaults and ``[]`` none at all.
-    ``options`` gives variant options as ``{variant: {option: value}}`` (see
-    :func:`variant_options`); options not given take their defaults.
-    ``tickets`` is the path of a ticket deck file to play instead of the
-    map's tickets (see ``docs/map-format.md``). The state returned waits for
-    the first seat's starting ticket choice (engine decision E7).
-
-    Raises :class:`UnknownMapError`, :class:`MapError`,
-    :class:`UnknownVariantError`, :class:`PlayerCountError`,
-    :class:`OptionError`, :class:`PluginError` (a variant that is installed
-    but broken), or :class:`ArgumentError` for an argument of the wrong type
-    (a seed that is not a whole number in range, a map that is not a name,
-    a path or a board).
-    """
-    if seed is None:
-        seed = secrets.randbits(128)
-    elif type(seed) is not int or not 0 <= seed < SEED_LIMIT:
-        if type(seed) is int:
-            raise ArgumentError(
-                f"seed must be a whole number from 0 to 2**256 - 1, not {show(seed)}"
-            )
-        raise ArgumentError(f"seed must be an int (or None for a fresh one), not {what(seed)}")
-    if not isinstance(map, str | os.PathLike | Board):
-        raise ArgumentError(
-            f"map must be a map name, the path of a map file or a Board, not {what(map)}"
-        )
-    if tickets is not None and not isinstance(tickets, str | os.PathLike):
-        raise ArgumentError(
-            f"tickets must be the path of a ticket deck file (or None), not {what(tickets)}"
-        )
-    if type(files) is not bool:
-        raise ArgumentError(f"files must be True or False, not {what(files)}")
-    if isinstance(map, Board):
-        board = map
-    elif files:
-        board = load_map(map)
-    else:
-        if not isinstance(map, str) or tickets is not None:
-            raise ArgumentError(
-                "with files=False, map is the name of a map (a str) and tickets is None: "
-                "no file is opened"
-            )
-        board = named_map(map)
-    if tickets is not None:
-        board = board_with_tickets(board, tickets)
-    check_player_count(board, players)
-    rules = game_rules(board, players, resolve_variants(board, variants), options)
-    mr = board.rules
-
-    cards = [card for card, n in enumerate(board.deck) for _ in range(n)]
-    shuffler(seed, 0).shuffle(cards)
-    hands = [[0] * len(board.deck) for _ in range(players)]
-    for _ in range(mr.starting_hand):
-        for hand in hands:
-            hand[cards.pop(0)] += 1
-    display = tuple(cards[: mr.display_size])
-    deck = tuple(cards[mr.display_size :])
-
-    ticket_ids = list(range(len(board.tickets)))
-    shuffler(seed, 1).shuffle(ticket_ids)
-    offers = []
-    for _ in range(players):
-        offers.append(tuple(ticket_ids[: mr.start_tickets_dealt]))
-        del ticket_ids[: mr.start_tickets_dealt]
-
-    names = board.card_names
-    start_scores = mr.start_scores
-    state = GameState(
-        board=board,
-        rules=rules,
-        seed=seed,
-        players=tuple(
-            PlayerState(
-                hand=Hand(tuple(hands[p]), names),
-                tickets=(),
-                cars=mr.cars_per_player,
-                routes=(),
-                score=start_scores[p] if p < len(start_scores) else 0,
-            )
-            for p in range(players)
-        ),
-        deck=deck,
-        display=display,
-        discard=(0,) * len(board.deck),
-        ticket_deck=tuple(ticket_ids),
-        ticket_discard=(),
-        owners=(UNCLAIMED,) * len(board.routes),
-        pending=Pending(_START, 0, offers[0], min(mr.start_tickets_keep, len(offers[0]))),
-        start_offers=tuple(offers[1:]),
-        shuffles=2,  # the cards' and the tickets' shuffles
-    )
-    if display.count(board.wild) > mr.max_face_up_wilds:
-        work = Work(state)
-        work.check_wilds()  # the starting display too (E3)
-        state = work.publish()
-    if rules.deal_tickets:
-        state = _hook_deal(state)
-    if rules.setup:
-        state = calls.run_setup(rules, state)
-    return state
-
-
-def _hook_deal(state: GameState) -> GameState:
-    """The starting deal redone seat by seat through ``ttr_deal_tickets``, from the
-    same shuffled tickets (a seat the hook leaves to the core gets the top ones)."""
-    assert state.pending is not None
-    count = state.board.rules.start_tickets_dealt
-    pool = [*state.pending.offered, *(t for o in state.start_offers for t in o)]
-    deck = (*pool, *state.ticket_deck)
-    offers = []
-    for seat in range(state.num_players):
-        asked = replace_state(state, ticket_deck=deck)
-        chosen = calls.run_deal_tickets(state.rules, asked, seat, count, True)
-        if chosen is None:
-            chosen = deck[:count]
-        taken = set(chosen)
-        deck = tuple(t for t in deck if t not in taken)
-        offers.append(chosen)
-    pending = Pending(_START, 0, offers[0], state.pending.min_keep)
-    return replace_state(state, ticket_deck=deck, pending=pending, start_offers=tuple(offers[1:]))
-
-
-# ---------------------------------------------------------------------------
-# Legal actions
-# ---------------------------------------------------------------------------
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ...]:
@@ -316,11 +157,6 @@ def _second_card_actions(state: GameState, seat: int) -> list[Action]:
         state.board.wild,
         bool(state.deck) or any(state.discard),
     )
-
-
-# ---------------------------------------------------------------------------
-# Apply
-# ---------------------------------------------------------------------------
 
 
 def apply(
@@ -474,110 +310,6 @@ def _counted(new: GameState, before: GameState) -> GameState:
     return replace_state(new, ply=before.ply + 1)
 
 
-def check_player_count(board: Board, players: object) -> int:
-    """``players`` checked for a game on ``board``: :class:`ArgumentError` for
-    anything but an ``int`` (a ``bool`` included), :class:`PlayerCountError`
-    for a count the map is not played with."""
-    if type(players) is not int:
-        raise ArgumentError(f"players must be a whole number (an int), not {what(players)}")
-    low, high = board.rules.min_players, board.rules.max_players
-    if not low <= players <= high:
-        raise PlayerCountError(board.id, players, low, high)
-    return players
-
-
-def _check_seat(state: GameState, action: object, seat: object) -> None:
-    """``apply``'s ``seat`` guard: ``ArgumentError`` for a seat that is no seat of
-    the game, ``IllegalAction(wrong_seat)`` for an action in another seat's name.
-    Nothing but the two seat numbers is looked at (nothing hidden)."""
-    if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise ArgumentError(
-            f"seat must be a seat from 0 to {len(state.players) - 1}, not {show(seat)}"
-        )
-    player = getattr(action, "player", None) if isinstance(action, Action) else None
-    if player != seat or type(player) is not int:
-        raise IllegalAction(
-            Reason.WRONG_SEAT,
-            f"seat {seat} may only act in its own name, not as {_named_seat(player)}",
-        )
-
-
-def _named_seat(player: object) -> str:
-    if type(player) is int:
-        return f"seat {show(player)}"
-    return "an action without a seat" if player is None else f"seat {show(player, 20)}"
-
-
-def _wrong_phase(state: GameState, action: Action) -> IllegalAction:
-    assert state.pending is not None
-    return IllegalAction(
-        Reason.WRONG_PHASE,
-        f"{type(action).__name__} is not allowed now: the game waits for "
-        f"{state.pending.kind.replace('_', ' ')}",
-    )
-
-
-def _field_error(state: GameState, action: Action) -> IllegalAction | None:
-    """Why a core action's fields (other than its seat) have the wrong types, or
-    ``None``: each field must be exactly of its declared type (an ``int`` is not
-    a bool or a float), so that no field of a refused action is ever used as an
-    index, hashed or compared. The reason is the field's own (``bad_slot``,
-    ``unknown_route``, ``bad_payment``, ``ticket_not_offered``)."""
-    kind = type(action)
-    if kind is DrawFaceUp:
-        assert isinstance(action, DrawFaceUp)
-        if type(action.slot) is not int:
-            return IllegalAction(
-                Reason.BAD_SLOT, f"a face-up slot is an int, not {what(action.slot)}"
-            )
-    elif kind is ClaimRoute:
-        assert isinstance(action, ClaimRoute)
-        if type(action.route) is not int:
-            return IllegalAction(
-                Reason.UNKNOWN_ROUTE, f"a route is an int (its id), not {what(action.route)}"
-            )
-        if type(action.wilds) is not int:
-            return IllegalAction(
-                Reason.BAD_PAYMENT, f"wilds is an int (a count), not {what(action.wilds)}"
-            )
-        color = action.color
-        if color is not None and type(color) is not str:
-            return IllegalAction(
-                Reason.BAD_PAYMENT,
-                f"color is a card colour name (a str) or None, not {what(color)}",
-            )
-    elif kind is KeepTickets:
-        assert isinstance(action, KeepTickets)
-        chosen = action.tickets
-        if type(chosen) is not frozenset:
-            return IllegalAction(
-                Reason.MALFORMED_ACTION,
-                f"KeepTickets.tickets is a frozenset of ticket ids, not {what(chosen)}",
-            )
-        stray = [t for t in chosen if type(t) is not int]
-        if stray:
-            return IllegalAction(
-                Reason.NOT_OFFERED,
-                f"tickets are ids (ints): {_some(stray)} cannot have been offered",
-            )
-    return None
-
-
-def _refused_fields(state: GameState, action: Action) -> IllegalAction:
-    """The error of an action whose field types a handler found wrong."""
-    error = _field_error(state, action)
-    assert error is not None
-    return error
-
-
-def _some(values: Iterable[object], most: int = 5) -> str:
-    """Up to ``most`` values for a message (``...`` if there are more)."""
-    shown = [show(v) for v in itertools.islice(values, most + 1)]
-    if len(shown) > most:
-        return f"{', '.join(shown[:most])} ..."
-    return ", ".join(shown)
-
-
 def _replace_player(
     players: tuple[PlayerState, ...], seat: int, new: PlayerState
 ) -> tuple[PlayerState, ...]:
@@ -608,110 +340,6 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
     return _carried(state, action)
 
 
-def face_up_card(state: GameState, slot: object) -> int:
-    """The card in face-up ``slot`` (``IllegalAction`` for no such slot, or an empty one)."""
-    if type(slot) is not int or not 0 <= slot < len(state.display):
-        raise IllegalAction(
-            Reason.BAD_SLOT,
-            f"slot {show(slot)} does not exist: slots are 0 to {len(state.display) - 1}",
-        )
-    card = state.display[slot]
-    if card is None:
-        raise IllegalAction(Reason.EMPTY_SLOT, f"face-up slot {slot} is empty")
-    return card
-
-
-def _who(state: GameState, owner: int) -> str:
-    return f"seat {owner}" if state.is_seat(owner) else f"owner {owner} (not a seat)"
-
-
-def route_claim_error(state: GameState, rid: object, owner: int) -> IllegalAction | None:
-    """Why ``owner`` may not claim route ``rid`` whatever it pays, or ``None``.
-
-    The route must exist and be free; an owner never holds both routes of a
-    pair, and a pair's second route is closed when the game uses one route of
-    a pair; a seat must have the cars.
-    """
-    board = state.board
-    if type(rid) is not int or not 0 <= rid < len(board.routes):
-        return IllegalAction(Reason.UNKNOWN_ROUTE, f"there is no route {show(rid)} on {board.id}")
-    route = board.routes[rid]
-    desc = f"route {rid} ({route.a}–{route.b}, {route.color} {route.length})"
-    if state.owners[rid] != UNCLAIMED:
-        return IllegalAction(
-            Reason.ROUTE_CLAIMED,
-            f"{desc} is already claimed by {_who(state, state.owners[rid])}",
-        )
-    if route.partner is not None:
-        partner_owner = state.owners[route.partner]
-        if partner_owner == owner:
-            return IllegalAction(
-                Reason.OWNS_PARALLEL_ROUTE,
-                f"{_who(state, owner)} owns route {route.partner}, the parallel route of {desc}",
-            )
-        if partner_owner != UNCLAIMED and not state.rules.both_pair_routes_usable:
-            return IllegalAction(
-                Reason.PARALLEL_ROUTE_CLOSED,
-                f"{desc} is closed: its parallel route {route.partner} is claimed and with "
-                f"{state.num_players} players only one route of a pair is used",
-            )
-    if 0 <= owner < len(state.players) and state.players[owner].cars < route.length:
-        return IllegalAction(
-            Reason.NOT_ENOUGH_CARS,
-            f"{desc} needs {route.length} cars; seat {owner} has {state.players[owner].cars}",
-        )
-    return None
-
-
-def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
-    """Why ``action`` may not be applied, or ``None`` if it may."""
-    seat = action.player
-    error = route_claim_error(state, action.route, seat)
-    if error is not None:
-        return error
-    board = state.board
-    rid = action.route
-    route = board.routes[rid]
-    desc = f"route {rid} ({route.a}–{route.b}, {route.color} {route.length})"
-    player = state.players[seat]
-    wilds = action.wilds
-    if type(wilds) is not int or not 0 <= wilds <= route.length:
-        return IllegalAction(
-            Reason.BAD_PAYMENT, f"wilds must be 0 to {route.length}, not {show(wilds)}"
-        )
-    color = action.color
-    counts = player.hand.counts
-    if wilds == route.length:
-        if color is not None:
-            return IllegalAction(
-                Reason.BAD_PAYMENT, "a payment with wilds alone names no colour (color=None)"
-            )
-    else:
-        if type(color) is not str or color not in board.colors:
-            return IllegalAction(
-                Reason.BAD_PAYMENT,
-                f"colour {show(color)} is not a card colour "
-                f"(expected one of {', '.join(board.colors)})",
-            )
-        if route.color != GRAY and color != route.color:
-            return IllegalAction(
-                Reason.CARDS_DO_NOT_PAY, f"{desc} must be paid in {route.color}, not {color}"
-            )
-        need = route.length - wilds
-        have = counts[board.colors.index(color)]
-        if have < need:
-            return IllegalAction(
-                Reason.CARDS_DO_NOT_PAY,
-                f"paying {desc} needs {need} {color} cards; seat {seat} has {have}",
-            )
-    if counts[board.wild] < wilds:
-        return IllegalAction(
-            Reason.CARDS_DO_NOT_PAY,
-            f"paying {desc} needs {wilds} wilds; seat {seat} has {counts[board.wild]}",
-        )
-    return None
-
-
 def _apply_claim(state: GameState, action: Action) -> GameState:
     assert state.pending is not None and isinstance(action, ClaimRoute)
     color = action.color
@@ -740,7 +368,7 @@ def claim_for(
     """Record ``owner``'s claim of a route and run the after-claim chain; the turn goes on.
 
     The caller has checked that the claim is allowed. ``paid`` gives ``(card
-    index, count)`` pairs; see :func:`ttr_core.kernel.rules.claim_for`.
+    index, count)`` pairs; see :func:`ttr_core.rules.kernel.rules.claim_for`.
     """
     work = Work(state)
     kernel.claim_for(work, owner, route_id, paid)

@@ -1,4 +1,4 @@
-"""The core's transitions, on a :class:`~ttr_core.kernel.work.Work`.
+"""The core's transitions, on a :class:`~ttr_core.rules.kernel.work.Work`.
 
 Each function carries out one checked action (or one effect a plugin asks
 for) in place: the checks that refuse an action are the engine's
@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ttr_core.errors import IllegalAction, Reason
 from ttr_core.hooks import calls
-from ttr_core.kernel.tables import after_claim
-from ttr_core.kernel.work import Work, can_take_second, shuffler
 from ttr_core.model.actions import (
     Action,
     ClaimRoute,
@@ -30,6 +28,8 @@ from ttr_core.model.actions import (
 )
 from ttr_core.model.board import Board
 from ttr_core.model.state import Pending, PendingKind, Termination, replace_state
+from ttr_core.rules.kernel.tables import after_claim
+from ttr_core.rules.kernel.work import Work, can_take_second, shuffler
 
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD

@@ -4,7 +4,7 @@
 ``clone()``, ``is_over()``, ``returns()``) and plays exactly the games of the
 frozen API, with the same plugins: the same legal actions in the same order,
 the same states. It keeps one mutable working state
-(:mod:`ttr_core.kernel`) and publishes a frozen :class:`GameState` only when
+(:mod:`ttr_core.rules.kernel`) and publishes a frozen :class:`GameState` only when
 asked (:meth:`Playout.snapshot`), so a random playout builds no frozen object
 per action.
 """
@@ -17,17 +17,18 @@ from collections.abc import Iterable, Mapping
 from itertools import repeat
 from typing import Any
 
-from ttr_core.engine import apply, legal_actions, new_game
 from ttr_core.errors import PluginError
-from ttr_core.kernel import rules as kernel
-from ttr_core.kernel.legal import or_pass, second_card_actions, turn_actions
-from ttr_core.kernel.tables import claimable_bits
-from ttr_core.kernel.work import Work
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState, PendingKind, check_state
+from ttr_core.rules.engine import apply, legal_actions
+from ttr_core.rules.kernel import rules as kernel
+from ttr_core.rules.kernel.legal import or_pass, second_card_actions, turn_actions
+from ttr_core.rules.kernel.tables import claimable_bits
+from ttr_core.rules.kernel.work import Work
 from ttr_core.rules.scoring import final_scores, utilities
+from ttr_core.rules.setup import new_game
 
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD

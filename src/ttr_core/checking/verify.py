@@ -2,7 +2,7 @@
 
 :func:`play_checked` plays one game, choosing with any chooser (seeded
 random play here, hypothesis' choices in ``ttr_core.testing``), checks the
-invariants of :mod:`ttr_core.invariants` after each action and stops at the
+invariants of :mod:`ttr_core.checking.invariants` after each action and stops at the
 first violation. :func:`verify` plays many seeded random games and gathers
 what ``ttr verify`` prints. Nothing here needs hypothesis.
 """
@@ -20,26 +20,26 @@ from typing import Any, TextIO
 
 import attrs
 
-from ttr_core.engine import apply, legal_actions, new_game
-from ttr_core.errors import ArgumentError, GameConfigError, PlayerCountError, PluginError
-from ttr_core.hooks import checks as hookcheck
-from ttr_core.invariants import (
+from ttr_core.checking.invariants import (
     GamePlay,
     Invariant,
     Violation,
     action_bound,
     chosen_names,
-    failure_states,
     invariant_names,
     invariants_for,
-    plain_statistics,
     record_text,
     run_check,
 )
+from ttr_core.errors import ArgumentError, GameConfigError, PlayerCountError, PluginError
+from ttr_core.hooks import checks as hookcheck
 from ttr_core.mapfiles.finding import load_map
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.state import GameState
+from ttr_core.rules.engine import apply, legal_actions
+from ttr_core.rules.setup import new_game
+from ttr_core.search.outcomes import failure_states, plain_statistics
 
 __all__ = [
     "STATS",
@@ -108,7 +108,7 @@ def play_checked(
     """Play from ``state`` (a state ``new_game`` returned) to the end, choosing with
     ``choose``, and check ``invariants`` (default: every one that applies) after
     every action; stop at the first step that breaks one. A game longer than
-    ``max_actions`` (default :func:`~ttr_core.invariants.action_bound`) breaks
+    ``max_actions`` (default :func:`~ttr_core.checking.invariants.action_bound`) breaks
     ``terminates``. Runs in strict mode (hook results checked in full)."""
     chosen = tuple(invariants_for(state.rules) if invariants is None else invariants)
     bound = action_bound(state.board, state.num_players) if max_actions is None else max_actions
@@ -295,7 +295,7 @@ def verify(
 
     :class:`~ttr_core.ArgumentError` for a name in ``only`` or ``skip`` that
     no invariant has (with the closest names and the list: see
-    :func:`~ttr_core.invariants.invariant_names`), for one in ``only`` that is
+    :func:`~ttr_core.checking.invariants.invariant_names`), for one in ``only`` that is
     not checked in games of this configuration, and for an empty ``only``:
     a run that would check nothing asked for is refused, never reported as
     "no invariant broken"."""
