@@ -24,10 +24,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: The modules compiled, relative to the project root.
 COMPILED = (
-    "src/ttr_core/kernel/legal.py",
-    "src/ttr_core/kernel/rules.py",
-    "src/ttr_core/kernel/work.py",
-    "src/ttr_core/playout.py",
+    "src/ttr_core/rules/kernel/legal.py",
+    "src/ttr_core/rules/kernel/rules.py",
+    "src/ttr_core/rules/kernel/work.py",
+    "src/ttr_core/search/playout.py",
 )
 
 SETUP = """\

@@ -1,8 +1,8 @@
-"""Project sessions: ``nox`` runs tests, compiled (the mypyc build's kernel tests),
-typecheck, lint and docs (the site, built with --strict); ``nox -s differential``
-the playout against the pure API on 25,000 games; ``nox -s bench`` the benchmark;
-``nox -s bench_sim`` the simulation benchmark; ``nox -s fuzz`` the map loader fuzz
-with 10,000 examples."""
+"""Project sessions: ``nox`` runs tests, compiled (the mypyc build's kernel
+tests), typecheck, lint (ruff and the import-linter layers) and docs (the site,
+built with --strict); ``nox -s differential`` the playout against the pure API on
+25,000 games; ``nox -s bench`` the benchmark; ``nox -s bench_sim`` the simulation
+benchmark; ``nox -s fuzz`` the map loader fuzz with 10,000 examples."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def compiled(session: nox.Session) -> None:
     session.run(
         "python",
         "-c",
-        "import sys, ttr_core.playout as p, ttr_core.kernel.rules as r; "
+        "import sys, ttr_core.search.playout as p, ttr_core.rules.kernel.rules as r; "
         "sys.exit(0 if all(m.__file__.endswith(('.so', '.pyd')) for m in (p, r)) "
         "else 'the kernel is not compiled')",
     )
@@ -94,10 +94,12 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff: lint and formatting."""
-    session.install("ruff>=0.5")
+    """ruff (lint and formatting) and import-linter: the layers of the package
+    (the contracts in pyproject.toml, docs/architecture.md) hold."""
+    session.install("ruff>=0.5", "import-linter>=2.0", ".")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("lint-imports")
 
 
 @nox.session

@@ -19,6 +19,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 import pytest
 
+import ttr_core
 import ttr_core.openspiel as tos
 from ttr_core import (
     ClaimRoute,
@@ -108,7 +109,7 @@ def test_the_record_and_legal_lists_are_those_of_the_pure_api(
             pure = after
             assert state.ttr_state == pure
             assert list(state._core.events) == wanted
-        assert state.returns() == tos.utilities(tos.final_scores(pure).winners, players)
+        assert state.returns() == ttr_core.utilities(ttr_core.final_scores(pure).winners, players)
         assert pyspiel.State.legal_actions(state) == state.legal_actions() == []
 
 

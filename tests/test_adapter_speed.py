@@ -27,9 +27,11 @@ import pytest
 
 import ttr_core
 import ttr_core.openspiel as tos
+import ttr_core.openspiel.texts
 from ttr_core import GameState, apply, legal_actions, new_game, player_view
 from ttr_core.model.views import PlayerView
-from ttr_core.observation import CORE_KINDS, ObservationEncoder, observation_encoder
+from ttr_core.observation import ObservationEncoder, observation_encoder
+from ttr_core.observation.layout import CORE_KINDS
 from ttr_core.pettingzoo import LOSS, TIE, WIN, env
 from ttr_core.rules.action_ids import action_from_id, legal_action_ids, legal_action_mask
 from ttr_core.rules.scoring import final_scores
@@ -300,10 +302,12 @@ def test_openspiel_tensors_strings_and_legal_ids_are_the_plain_ones(
                 for info in (False, True, False):
                     got = _openspiel_vector(spiel, seat, encoder.size, info)
                     same(encoder, got, wanted, f"seat {seat} at ply {pure.ply} (info {info})")
-                assert spiel.observation_string(seat) == tos.view_text(player_view(pure, seat))
+                assert spiel.observation_string(seat) == ttr_core.openspiel.texts.view_text(
+                    player_view(pure, seat)
+                )
             if pure.is_over:
                 assert spiel.is_terminal()
-                assert spiel.returns() == tos.utilities(final_scores(pure).winners, players)
+                assert spiel.returns() == ttr_core.utilities(final_scores(pure).winners, players)
                 break
             legal = spiel.legal_actions()
             assert legal == sorted(legal_action_ids(pure))

@@ -26,7 +26,8 @@ from ttr_core import (
     hookimpl,
     payment_options,
 )
-from ttr_core.agents import Seen, make_agent
+from ttr_core.agents import make_agent
+from ttr_core.agents.seen import Seen
 from ttr_core.hooks import calls
 from ttr_core.model.payment import ANY_COLOR
 from ttr_core.simulation import simulate

@@ -12,8 +12,9 @@ import pytest
 
 import ttr_core
 from ttr_core import Action, GameState, PlayerView
-from ttr_core.agents import AGENTS, Agent, Seen, UnknownAgentError, make_agent
-from ttr_core.checking.invariants import reachable
+from ttr_core.agents import AGENTS, Agent, UnknownAgentError, make_agent
+from ttr_core.agents.seen import Seen
+from ttr_core.checking.probes import reachable
 from ttr_core.hooks import calls
 from ttr_core.simulation import play_game, simulate
 

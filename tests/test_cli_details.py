@@ -105,7 +105,7 @@ def test_many_games_count_players_from_one(capsys: pytest.CaptureFixture[str]) -
 def test_progress_without_tqdm_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ttr_core import simulate_cli
+    from ttr_core.cli import simulate as simulate_cli
 
     monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm raises ImportError
     argv = ["--games", "2", "--workers", "1", "--progress"]
@@ -129,7 +129,7 @@ def test_pandas_is_in_the_sim_extra() -> None:
 
 
 def test_the_table_names_the_routes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ttr_core import simulate_cli
+    from ttr_core.cli import simulate as simulate_cli
 
     out = tmp_path / "games.csv"
     argv = ["--games", "2", "--workers", "1", "--no-progress", "--out", str(out)]

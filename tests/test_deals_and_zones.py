@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 import ttr_core
 from ttr_core import GameState, PlayerView, PluginError, effects, hookimpl
-from ttr_core.checking.invariants import check_state, hidden_changes, reachable
+from ttr_core.checking.probes import hidden_changes, reachable
+from ttr_core.checking.registry import check_state
 from ttr_core.hooks.checks import ticket_places
 
 NAME = "longdeal"

@@ -13,8 +13,9 @@ from ttr_core_plugins.stations import ROUTE_LINE, BuildStation, station_routes
 from ttr_core_plugins.tunnels import GiveUpTunnel, PayTunnel, waiting
 
 import ttr_core
-from ttr_core import GameState, PlayoutResult, simulate_cli
+from ttr_core import GameState, PlayoutResult
 from ttr_core.cli import main
+from ttr_core.cli import simulate as simulate_cli
 
 MAP = "europe"
 VARIANTS = ("tunnels", "ferries", "stations", "long_tickets", "longest_route")

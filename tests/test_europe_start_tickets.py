@@ -22,7 +22,7 @@ from ttr_core_plugins.long_tickets import NAME, is_long, long_ids
 
 import ttr_core
 from ttr_core import DrawTickets, GameState, KeepTickets
-from ttr_core.checking.invariants import check_state
+from ttr_core.checking.registry import check_state
 from ttr_core.hooks.checks import ticket_places
 
 MAP = "europe"

@@ -24,7 +24,7 @@ from ttr_core_plugins.stations import (
 
 import ttr_core
 from ttr_core import GameState, IllegalAction, Pending, Termination
-from ttr_core.checking.invariants import check_state, check_transition
+from ttr_core.checking.registry import check_state, check_transition
 from ttr_core.hooks.checks import ticket_places
 from ttr_core.render import svg
 from ttr_core.simulation import simulate

@@ -9,7 +9,8 @@ import pytest
 
 import ttr_core
 from ttr_core import Action, hookimpl
-from ttr_core.cli import MAX_DESCRIPTION, main
+from ttr_core.cli import main
+from ttr_core.cli.listing import MAX_DESCRIPTION
 
 
 class Documented:

@@ -20,11 +20,9 @@ import pytest
 
 import ttr_core
 import ttr_core.openspiel as tos
-from ttr_core.checking.invariants import (
-    exchange_hand_and_deck,
-    exchange_seat_ticket,
-    hidden_changes,
-)
+import ttr_core.openspiel.core
+import ttr_core.openspiel.game
+from ttr_core.checking.probes import exchange_hand_and_deck, exchange_seat_ticket, hidden_changes
 
 #: Games random_sim_test plays per configuration.
 SIMS = int(os.environ.get("TTR_ADAPTER_GAMES") or 2)
@@ -106,7 +104,7 @@ def test_game_type_and_info() -> None:
     assert game.num_distinct_actions() == ttr_core.action_space(board, 3).size
     assert game.num_players() == 3
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-0.5, 1.0, 0.0)
-    assert game.max_chance_outcomes() == tos.CHANCE_OUTCOMES
+    assert game.max_chance_outcomes() == ttr_core.openspiel.core.CHANCE_OUTCOMES
     encoder = game.encoder
     assert encoder.variants == ("tolls",)
     assert game.observation_tensor_size() == encoder.size
@@ -151,18 +149,18 @@ def test_without_openspiel_the_import_error_names_the_extra() -> None:
 def test_chance_draws_the_engine_seed_byte_by_byte() -> None:
     game = load()
     state = game.new_initial_state()
-    seed_bytes = list(range(200, 200 + tos.SEED_BYTES))
+    seed_bytes = list(range(200, 200 + ttr_core.openspiel.core.SEED_BYTES))
     for byte in seed_bytes:
         assert state.is_chance_node()
         outcomes = state.chance_outcomes()
-        assert len(outcomes) == tos.CHANCE_OUTCOMES
+        assert len(outcomes) == ttr_core.openspiel.core.CHANCE_OUTCOMES
         assert sum(p for _, p in outcomes) == pytest.approx(1.0)
         assert state.observation_tensor(0) == [0.0] * game.observation_tensor_size()
         state.apply_action(byte)
     assert not state.is_chance_node() and state.current_player() == 0
     seed = int.from_bytes(bytes(seed_bytes), "big")
     assert state.ttr_state == ttr_core.new_game("newyork", 2, seed=seed)
-    assert state.history()[: tos.SEED_BYTES] == seed_bytes
+    assert state.history()[: ttr_core.openspiel.core.SEED_BYTES] == seed_bytes
     # The history alone rebuilds the game (chance included).
     again = game.new_initial_state()
     for action in play(state, random.Random(1), 40).history():
@@ -186,7 +184,7 @@ def test_a_seed_parameter_deals_one_fixed_game() -> None:
 def test_action_ids_round_trip(map_name: str, players: int) -> None:
     game = load(map_name, players)
     rng = random.Random(4)
-    state = play(game.new_initial_state(), rng, tos.SEED_BYTES)
+    state = play(game.new_initial_state(), rng, ttr_core.openspiel.core.SEED_BYTES)
     while not state.is_terminal():
         ttr_state = state.ttr_state
         legal = state.legal_actions()
@@ -212,7 +210,9 @@ def test_action_ids_round_trip(map_name: str, players: int) -> None:
 
 
 def test_an_illegal_action_id_is_refused_and_the_state_kept() -> None:
-    state = play(load().new_initial_state(), random.Random(2), tos.SEED_BYTES + 3)
+    state = play(
+        load().new_initial_state(), random.Random(2), ttr_core.openspiel.core.SEED_BYTES + 3
+    )
     before = str(state)
     illegal = next(a for a in range(state.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(ttr_core.IllegalAction):
@@ -240,7 +240,7 @@ def test_hidden_information_changes_no_tensor_and_no_string(
 ) -> None:
     game = load(map_name, players)
     rng = random.Random(steps)
-    state = play(game.new_initial_state(), rng, tos.SEED_BYTES + steps)
+    state = play(game.new_initial_state(), rng, ttr_core.openspiel.core.SEED_BYTES + steps)
     assert not state.is_terminal()
     real = state.ttr_state
     for seat in range(players):
@@ -333,13 +333,13 @@ def test_observers_other_than_a_seats_view_are_refused() -> None:
 
 
 def test_utilities_are_zero_sum_win_draw_loss() -> None:
-    assert tos.utilities((0,), 2) == [1.0, -1.0]
-    assert tos.utilities((0, 1), 2) == [0.0, 0.0]
-    assert tos.utilities((2,), 3) == [-0.5, -0.5, 1.0]
-    assert tos.utilities((0, 2), 4) == pytest.approx([1 / 3, -1 / 3, 1 / 3, -1 / 3])
+    assert ttr_core.utilities((0,), 2) == [1.0, -1.0]
+    assert ttr_core.utilities((0, 1), 2) == [0.0, 0.0]
+    assert ttr_core.utilities((2,), 3) == [-0.5, -0.5, 1.0]
+    assert ttr_core.utilities((0, 2), 4) == pytest.approx([1 / 3, -1 / 3, 1 / 3, -1 / 3])
     for players in range(2, 6):
         for winners in [(0,), tuple(range(players)), (0, players - 1)]:
-            values = tos.utilities(winners, players)
+            values = ttr_core.utilities(winners, players)
             assert sum(values) == pytest.approx(0.0)
             assert all(-1 / (players - 1) - 1e-9 <= v <= 1.0 for v in values)
 
@@ -351,9 +351,9 @@ def test_returns_follow_the_final_scores(map_name: str, players: int) -> None:
     assert state.is_terminal() and state.current_player() == pyspiel.PlayerId.TERMINAL
     scores = state.final_scores()
     assert scores == ttr_core.final_scores(state.ttr_state)
-    assert state.returns() == tos.utilities(scores.winners, players)
+    assert state.returns() == ttr_core.utilities(scores.winners, players)
     assert state.rewards() == state.returns()
-    assert len(state.history()) - tos.SEED_BYTES <= game.max_game_length()
+    assert len(state.history()) - ttr_core.openspiel.core.SEED_BYTES <= game.max_game_length()
 
 
 # ---------------------------------------------------------------------------
@@ -475,7 +475,7 @@ def test_games_of_one_configuration_share_what_it_builds(monkeypatch) -> None:
         first.board, 2, seed=2, variants=first.rules.variants
     )
     # Another configuration builds its own, and the cache is bounded per board.
-    monkeypatch.setattr(tos, "CONFIGS_KEPT", 2)
+    monkeypatch.setattr(ttr_core.openspiel.game, "CONFIGS_KEPT", 2)  # where TtrGame reads it
     for players, variants in ((3, "default"), (4, "default"), (2, "none")):
         assert load(players=players, seed=1, variants=variants).rules is not first.rules
     kept = [k for k in first.board.derived if type(k) is tuple and k and k[0] == "openspiel"]
@@ -523,7 +523,7 @@ def test_one_observer_asked_from_threads_stays_right() -> None:
     # right. Each thread plays games of its own (pyspiel's states of one game
     # are not for threads: docs/threads.md) and asks the one observer.
     game = load(seed=1)
-    observer = tos._Observer(game, perfect_recall=False)
+    observer = ttr_core.openspiel.game._Observer(game, perfect_recall=False)
 
     def work(number: int) -> None:
         rng = random.Random(number)

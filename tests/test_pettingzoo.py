@@ -36,7 +36,7 @@ from ttr_core import (
     UnknownMapError,
     UnknownVariantError,
 )
-from ttr_core.checking.invariants import hidden_changes
+from ttr_core.checking.probes import hidden_changes
 from ttr_core.pettingzoo import LOSS, TIE, WIN, env, raw_env
 
 GAMES = int(os.environ.get("TTR_ADAPTER_GAMES") or 0)

@@ -19,7 +19,8 @@ import pytest
 
 import ttr_core
 from ttr_core.agents import make_agent
-from ttr_core.play import Session, main, moves, text
+from ttr_core.cli.play import main
+from ttr_core.play import Session, moves, text
 
 # -- a person at a pseudo-terminal ---------------------------------------------------
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
 import ttr_core
+import ttr_core.checking.registry
 from ttr_core import Action, GameState, IllegalAction, Pending, hookimpl
 from ttr_core.checking import invariants as registry
 from ttr_core.checking.verify import verify
@@ -127,7 +128,7 @@ def broken_plugins() -> Iterator[None]:
         ttr_core.unregister_variant(name)
 
 
-def names(violations: Sequence[registry.Violation]) -> set[str]:
+def names(violations: Sequence[ttr_core.checking.registry.Violation]) -> set[str]:
     return {v.invariant for v in violations}
 
 
@@ -170,9 +171,9 @@ def test_without_hypothesis_the_kit_says_what_to_install_and_ttr_verify_still_wo
 
 
 def test_the_registry_holds_the_core_invariants_then_each_variants_own() -> None:
-    assert [inv.name for inv in registry.registered_invariants()][: len(CORE_INVARIANTS)] == list(
-        CORE_INVARIANTS
-    )
+    assert [inv.name for inv in ttr_core.checking.registry.registered_invariants()][
+        : len(CORE_INVARIANTS)
+    ] == list(CORE_INVARIANTS)
     neutral = ttr_core.new_game("nederland", 2, seed=0, variants=["tolls", "neutral"])
     found = [inv.name for inv in invariants_for(neutral.rules)]
     assert found == [*CORE_INVARIANTS, "tolls.check_state", "neutral.check_state"]
@@ -199,7 +200,9 @@ def test_an_invariant_registered_with_the_decorator_is_checked_where_it_applies(
         rich = ttr_core.new_game("nederland", 3, seed=0, options={"tolls": {"start_value": 2000}})
         assert names(check_state(rich)) == {"tolls_never_above_a_thousand"}
         (inv,) = [
-            i for i in registry.registered_invariants() if i.name == "tolls_never_above_a_thousand"
+            i
+            for i in ttr_core.checking.registry.registered_invariants()
+            if i.name == "tolls_never_above_a_thousand"
         ]
         assert inv.doc == "Nobody holds more than 1000 in tolls."
     finally:
@@ -456,7 +459,7 @@ def test_the_testing_guide_examples_run() -> None:
         pytest.skip("docs/testing.md is checked from a repository checkout")
     blocks = PYTHON_BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
     assert len(blocks) >= 6
-    before = [inv.name for inv in registry.registered_invariants()]
+    before = [inv.name for inv in ttr_core.checking.registry.registered_invariants()]
     for block in blocks:
         exec(compile(block, "<docs/testing.md>", "exec"), {})
-    assert [inv.name for inv in registry.registered_invariants()] == before
+    assert [inv.name for inv in ttr_core.checking.registry.registered_invariants()] == before

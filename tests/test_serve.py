@@ -215,7 +215,7 @@ def test_the_store_is_bounded() -> None:
 
 def test_importing_ttr_core_imports_no_web_framework() -> None:
     code = (
-        "import sys, ttr_core, ttr_core.cli, ttr_core.serve.games, ttr_core.serve.command; "
+        "import sys, ttr_core, ttr_core.cli, ttr_core.serve.games, ttr_core.cli.serve; "
         "print(sorted(m for m in ('starlette', 'uvicorn') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

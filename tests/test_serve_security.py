@@ -29,7 +29,7 @@ pytest.importorskip("uvicorn", reason="ttr serve needs the serve extra (uvicorn)
 
 import uvicorn
 
-from ttr_core.serve import command as serve_command
+from ttr_core.cli import serve as serve_command
 from ttr_core.serve import games as serve_games
 from ttr_core.serve.app import create_app
 

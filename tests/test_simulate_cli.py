@@ -1,4 +1,4 @@
-"""``ttr simulate`` (ttr_core.simulate_cli.main): the summary table, the per-game
+"""``ttr simulate`` (ttr_core.cli.simulate.main): the summary table, the per-game
 table and records, the agents listed, bad arguments refused (docs/bots.md)."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import ttr_core
-from ttr_core import cli, simulate_cli
+from ttr_core import cli
 from ttr_core.agents import AGENTS
+from ttr_core.cli import simulate as simulate_cli
 from ttr_core.simulation import TABLE_COLUMNS, format_summary, simulate
 
 pytestmark = pytest.mark.filterwarnings("ignore::ttr_core.GeneratedTicketsWarning")
@@ -118,7 +119,7 @@ def test_bad_arguments_exit_2(
 DASK_RUN = """
 import sys
 from dask.distributed import LocalCluster
-from ttr_core import simulate_cli
+from ttr_core.cli import simulate as simulate_cli
 
 with LocalCluster(
     n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None

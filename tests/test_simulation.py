@@ -18,7 +18,8 @@ import pytest
 
 import ttr_core
 from ttr_core import Action, ClaimRoute, GameState, Pass, PlayerView
-from ttr_core.agents import Seen, make_agent
+from ttr_core.agents import make_agent
+from ttr_core.agents.seen import Seen
 from ttr_core.simulation import (
     LOOPHOLES,
     TABLE_COLUMNS,

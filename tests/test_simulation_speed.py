@@ -28,19 +28,15 @@ import pytest
 
 import ttr_core
 from ttr_core import GameState, PlayerView
-from ttr_core.agents import AGENTS, Agent, HeuristicAgent, RandomAgent, Seen
+from ttr_core.agents import AGENTS, Agent, HeuristicAgent, RandomAgent
+from ttr_core.agents.seen import Seen
 from ttr_core.hooks import calls
 from ttr_core.model.actions import Action
 from ttr_core.model.board import FrozenMap
 from ttr_core.model.views import SeatView
 from ttr_core.rules.views import _DISPLAYS, _SEATS, VIEW_CACHE_KEPT, player_view
-from ttr_core.simulation import (
-    _STATE_LOOPHOLES,
-    PlayedGame,
-    _derive,
-    play_game,
-    state_loopholes,
-)
+from ttr_core.simulation import PlayedGame, play_game, state_loopholes
+from ttr_core.simulation.games import _STATE_LOOPHOLES, _derive
 
 #: (map, players, variants or None for the map's): every built-in map, Nederland
 #: with its tolls and the neutral player.

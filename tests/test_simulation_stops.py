@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from ttr_core import simulate_cli
+from ttr_core.cli import simulate as simulate_cli
 from ttr_core.simulation import TABLE_COLUMNS, TableWriter, simulate, write_table
 
 pytestmark = [

@@ -21,8 +21,8 @@ import pytest
 
 import ttr_core
 from ttr_core import GameRecord, GameState, PlayerView, PluginError, Termination, hookimpl
-from ttr_core.agents import Seen
-from ttr_core.checking.invariants import check_state
+from ttr_core.agents.seen import Seen
+from ttr_core.checking.registry import check_state
 from ttr_core.hooks import calls
 from ttr_core.model.state import UNCLAIMED
 from ttr_core.render import svg

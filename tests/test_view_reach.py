@@ -6,7 +6,7 @@ Game A is played on a shared built-in board (by the built-in agents, with the
 observation encoders, action ids and drawing used on the way, so that every
 cache a board has is filled), then game B starts on the same board and its
 view, its legal actions and an agent deciding on them are walked: the view
-with :func:`ttr_core.checking.invariants.reachable`, then everything those values hold
+with :func:`ttr_core.checking.probes.reachable`, then everything those values hold
 (``gc.get_referents``, boards and rule sets entered too, weak references
 followed). The walk does not go through an import: modules, classes and
 functions' globals are where it stops, since anything a module keeps is
@@ -31,7 +31,7 @@ import pytest
 import ttr_core
 from ttr_core import Board, GameState, Pending, PlayerView
 from ttr_core.agents import AGENTS, Agent, make_agent
-from ttr_core.checking.invariants import reachable
+from ttr_core.checking.probes import reachable
 from ttr_core.observation import encoder_for_view
 from ttr_core.render import svg
 from ttr_core.rules.kernel.tables import CLAIMABLE

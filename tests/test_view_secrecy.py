@@ -23,7 +23,7 @@ from ttr_core_plugins.tolls import tolls
 
 import ttr_core
 from ttr_core import ArgumentError, GameRules, GameState, Hand, Pending, PlayerState
-from ttr_core.checking.invariants import (
+from ttr_core.checking.probes import (
     exchange_hand_and_deck,
     exchange_seat_ticket,
     hidden_changes,

@@ -469,7 +469,7 @@ def ttr_agent_route_costs(view: PlayerView) -> list[float]:
     turn lost, times the chance that the surcharge is more than the hand's spare
     cards of the route's colour and locomotives (it must then give up); nothing
     for the tunnel already waiting (its surcharge is known). With no card to
-    spare that is over 2 points (``ttr_core.agents.RISK``), so the bots, seeing
+    spare that is over 2 points (``ttr_core.agents.base.RISK``), so the bots, seeing
     that a tunnel's claim waits for their decision, draw a card more before they
     attempt it (until the end is near); with one to spare about 1.1."""
     board = view.board

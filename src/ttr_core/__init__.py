@@ -15,6 +15,7 @@ Everything listed in ``__all__`` is stable; the modules behind it are not.
 from __future__ import annotations
 
 from ttr_core import effects
+from ttr_core._version import __version__
 from ttr_core.data.boarddata import board_data
 from ttr_core.data.jsonl import RecordFile, RecordLines, from_jsonl, to_jsonl
 from ttr_core.data.messages import from_data, from_json, read_json, to_data, to_json
@@ -110,8 +111,6 @@ from ttr_core.rules.status import SeatStatus, seat_status
 from ttr_core.rules.views import non_seat_owners, player_view
 from ttr_core.search.playout import Playout
 from ttr_core.search.simulate import PlayoutResult, random_playout
-
-__version__ = "0.1.0"
 
 __all__ = [
     "GENERATED",

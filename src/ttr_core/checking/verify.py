@@ -20,11 +20,11 @@ from typing import Any, TextIO
 
 import attrs
 
-from ttr_core.checking.invariants import (
+from ttr_core.checking.invariants import action_bound
+from ttr_core.checking.registry import (
     GamePlay,
     Invariant,
     Violation,
-    action_bound,
     chosen_names,
     invariant_names,
     invariants_for,
@@ -295,7 +295,7 @@ def verify(
 
     :class:`~ttr_core.ArgumentError` for a name in ``only`` or ``skip`` that
     no invariant has (with the closest names and the list: see
-    :func:`~ttr_core.checking.invariants.invariant_names`), for one in ``only`` that is
+    :func:`~ttr_core.checking.registry.invariant_names`), for one in ``only`` that is
     not checked in games of this configuration, and for an empty ``only``:
     a run that would check nothing asked for is refused, never reported as
     "no invariant broken"."""

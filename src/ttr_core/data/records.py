@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from ttr_core._version import __version__
 from ttr_core.data.actions import _structure_action_list, _unstructure_action
 from ttr_core.data.converter import (
     _CONVERTER,
@@ -144,8 +145,6 @@ def record_of(
 
 
 def _library_version() -> str:
-    from ttr_core import __version__
-
     return __version__
 
 

@@ -117,7 +117,7 @@ _SEED: dict[str, Any] = {"type": "integer", "minimum": 0, "exclusiveMaximum": 2*
 
 #: The JSON form of :class:`GameState` keys whose JSON differs from the
 #: attrs field's type (other keys follow the field's type). Keep in step with
-#: ``serialize._structure_state``: the tests check every key against it.
+#: ``data.states._structure_state``: the tests check every key against it.
 _STATE_KEY_SCHEMAS: dict[str, Callable[[_Builder], dict[str, Any]]] = {
     "format": lambda b: _FORMAT,
     "board": lambda b: b.ref(Board),
@@ -141,7 +141,7 @@ _STATE_KEY_SCHEMAS: dict[str, Callable[[_Builder], dict[str, Any]]] = {
     "variant_state": lambda b: b.variant_state(),
 }
 
-#: Player fields read as counts ≥ 0 (``serialize._structure_player``).
+#: Player fields read as counts ≥ 0 (``data.states._structure_player``).
 _PLAYER_NATURAL = frozenset({"cars"})
 
 

@@ -188,7 +188,7 @@ class GameState:
     )
     #: Core actions the variants' filters removed from ``_legal_cache``, after
     #: the variant that removed them (``None`` while none was removed): a
-    #: ``plugin_manager.FilteredOut``.
+    #: ``hooks.calls.FilteredOut``.
     _filtered_out: list[Any] | None = attrs.field(default=None, init=False, eq=False, hash=False)
 
     @property

@@ -84,7 +84,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
 
 def check_view(view: PlayerView) -> None:
     """Refuse ``view`` unless some state could give it: what ``from_json`` checks
-    of a :class:`PlayerView` it reads (``serialize._structure_view``).
+    of a :class:`PlayerView` it reads (``data.views._structure_view``).
 
     A state is rebuilt from the view as :func:`determinize` builds it (the
     unseen cards and tickets dealt in order: any deal will do), under the
@@ -148,7 +148,7 @@ def _rebuilt(view: PlayerView, rules: GameRules, rng: random.Random, loading: bo
 
 def _check_rebuilt(state: GameState, view: PlayerView) -> None:
     """The rules every state keeps, on a state rebuilt from ``view``: the loader's
-    checks (``serialize._check_state``, the variants' own ``ttr_check_state``
+    checks (``rules.consistency._check_state``, the variants' own ``ttr_check_state``
     included), then the testing kit's cheap invariants on what the view shows
     (both routes of a pair claimed where only one may be, which the loader
     leaves out; cars and the end trigger)."""

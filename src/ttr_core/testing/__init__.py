@@ -33,12 +33,11 @@ except ImportError as exc:  # pragma: no cover - exercised in a separate environ
         "ttr verify works without it)"
     ) from exc
 
-from ttr_core.checking.invariants import (
-    CORE_INVARIANTS,
+from ttr_core.checking.invariants import CORE_INVARIANTS, action_bound
+from ttr_core.checking.registry import (
     GamePlay,
     Invariant,
     Violation,
-    action_bound,
     check_game,
     check_state,
     check_transition,

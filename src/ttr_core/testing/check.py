@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from ttr_core.checking.invariants import (
+from ttr_core.checking.registry import (
     Invariant,
     _invariant_list,
     chosen_names,
@@ -89,7 +89,7 @@ def check_rules(
     A name in ``only`` or ``skip`` that no invariant has raises
     :class:`~ttr_core.ArgumentError` before any game is played, with the
     closest names ("did you mean ...?") and the list
-    (:func:`~ttr_core.checking.invariants.invariant_names`); so does an empty ``only``,
+    (:func:`~ttr_core.checking.registry.invariant_names`); so does an empty ``only``,
     and an ``only`` none of whose invariants was checked in any game played
     (it names invariants of variants the games do not play).
     """

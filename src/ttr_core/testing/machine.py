@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from ttr_core.checking.invariants import (
+from ttr_core.checking.registry import (
     GamePlay,
     Invariant,
     Violation,

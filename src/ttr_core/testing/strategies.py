@@ -15,7 +15,8 @@ from typing import Any
 import attrs
 from hypothesis import strategies as st
 
-from ttr_core.checking.invariants import GamePlay, mutants_of
+from ttr_core.checking.probes import mutants_of
+from ttr_core.checking.registry import GamePlay
 from ttr_core.checking.verify import player_counts
 from ttr_core.errors import GeneratedTicketsWarning
 from ttr_core.hooks.manager import variant_options
@@ -187,7 +188,7 @@ def states(
     max_actions: int = 300,
 ) -> GamePlay:
     """Games played by legal actions to a random depth (at most ``max_actions``,
-    fewer when the game ends first), as a :class:`~ttr_core.checking.invariants.GamePlay`:
+    fewer when the game ends first), as a :class:`~ttr_core.checking.registry.GamePlay`:
     ``.state`` is the state reached, ``.actions`` the way there and ``.record``
     its game record. Shrinks toward short action lists of early legal actions."""
     chosen = draw(games() if game is None else _fixed(game))

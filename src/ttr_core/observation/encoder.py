@@ -1,134 +1,13 @@
-"""A fixed-length vector of numbers for what one seat sees: the observation encoder.
-
-Learning and search libraries (the OpenSpiel and PettingZoo adapters) want a
-flat list of numbers of a fixed length per game configuration.
-:func:`observation_encoder` builds, once per configuration (board, player
-count, variants, options), an :class:`ObservationEncoder` whose
-:meth:`~ObservationEncoder.encode` turns a :class:`~ttr_core.PlayerView` into
-such a list::
-
-    encoder = observation_encoder(state.board, state.num_players, state.rules.variants)
-    vector = encoder.encode(player_view(state, seat))      # len(vector) == encoder.size
-    dict(zip(encoder.names, vector))                        # feature name -> value
-
-Pure Python, no numpy. It reads **only the view**, so it cannot leak what the
-seat may not see: two states the seat cannot tell apart (the same view) give
-the same vector.
-
-:meth:`~ObservationEncoder.encode_state` gives the same vector from a state
-and a seat, ``encoder.encode_state(state, seat) == encoder.encode(player_view(state,
-seat))``, 1.5 to 1.7 times as fast: it reads of the state only what the view would
-show, without building the view (OpenSpiel's ``python_ttr`` uses it for a
-deal not played yet; a test compares the two on every seat of random
-games). The board's constants the vector is scaled by are worked out once
-per encoder.
-
-An :class:`ObservationTracker` (``encoder.tracker(seat)``) keeps one seat's
-vector of a :class:`~ttr_core.Playout` up to date as the game is played:
-each :meth:`~ObservationTracker.update` reads the playout's working state
-(no frozen state, no view) and writes again only the numbers of the parts
-whose inputs changed, into a list of floats and an ``array.array('f')``
-that NumPy can view without a copy. Its vector is ``encode_state``'s, number
-for number. The PettingZoo environment and OpenSpiel's observer observe
-through one per seat::
-
-    play = Playout.new("newyork", 2, seed=1)
-    tracker = encoder.tracker(0)
-    tracker.update(play)    # tracker.values == encoder.encode_state(play.snapshot(), 0)
-    play.apply(play.legal_actions()[0])
-    tracker.update(play)    # only what the action changed is written
-
-Layout
-======
-
-Features come in this order; ``encoder.names`` names each one. "Relative"
-means seat ``(viewer + k) % players`` is written at position ``k``: position
-0 is always the viewer, 1 the next seat to play, and so on. Numbers are
-scaled to about ``[0, 1]`` by a natural maximum (given in brackets).
-
-======================================  ================================================
-names                                   value
-======================================  ================================================
-``seat[i]``                             one-hot: the viewer's seat number
-``to_move[+k]``                         one-hot: the seat deciding, relative (all 0
-                                        once the game is over)
-``pending[kind]``                       one-hot over the core decision kinds
-                                        (``start_tickets``, ``turn``,
-                                        ``second_card``, ``keep_tickets``) and
-                                        ``other`` (a variant's own kind); all 0 once
-                                        over
-``is_over``                             1 once the game has ended
-``hand[card]``                          own cards of each kind [that card's count in
-                                        the game]
-``my_ticket[t]``                        multi-hot over the map's tickets: tickets kept
-``offered[t]``                          multi-hot: tickets on offer to the viewer (its
-                                        own pending choice only)
-``min_keep``                            how many of them must be kept [largest offer]
-``offer_size``                          tickets on offer in the pending choice,
-                                        whoever decides [largest offer]
-``display[card]``                       face-up cards of each kind [display size]
-``deck_size``, ``discard_size``         card piles [cards in the game]
-``ticket_deck_size``,                   ticket piles [tickets on the map]
-``ticket_discard_size``
-``ticket_discard[t]``                   multi-hot: the face-up ticket discard pile
-``seat[+k].cars``                       per seat, relative: cars left [cars per player]
-``seat[+k].hand_size``                  cards in hand [cards in the game]
-``seat[+k].tickets``                    tickets held [tickets on the map]
-``seat[+k].score``                      running score [points of every route on the
-                                        map]; may be negative
-``seat[+k].known[card]``                cards every player knows it holds (taken face
-                                        up) [that card's count in the game]
-``route[r].owner[+k]``                  per route, one-hot: owned by the seat ``+k``
-                                        (relative)
-``route[r].owner[other]``               owned by someone who is not a seat (a neutral
-                                        player); all 0: unclaimed
-``final_round``                         1 once the final round has begun
-``final_turns``                         turns left in it [players]; 0 before it
-``turn``                                turns played [2 × players × cars per player,
-                                        more than most games last]: may pass 1
-``passes``                              consecutive passes [players]
-``variant:KEY`` / ``variant:KEY[i]``    variant state the view shows (below)
-======================================  ================================================
-
-Variant state
-=============
-
-Variants are encoded generically, without naming any: the view's
-``variants`` mapping is read in sorted key order. The configuration's
-*first view* (seat 0's view of a new game with seed 0) fixes which keys are
-encoded and their shape:
-
-* a number (``int``, ``float`` or ``bool``) is one feature ``variant:KEY``;
-* a tuple of numbers is one feature per element, ``variant:KEY[i]``;
-* anything else (``None``, strings, nested tuples, mappings, objects) is
-  **not encoded**; such keys are listed in ``encoder.skipped``. So is a key
-  that first appears in later views.
-
-Encoded keys that share a prefix before the first dot (by convention the
-keys of one variant, ``tolls.holdings`` and ``tolls.loans``) are divided by
-one scale: the largest absolute number any of them had in the first view
-(at least 1). So a count that starts full (a deck of merchandise cards, a
-toll value) starts at 1 and the counts drawn from it stay within about
-``[0, 1]``. A later view in which an encoded key is
-missing or has another shape (a different length, a non-number) raises
-:class:`ObservationError`, a :class:`~ttr_core.TtrError`.
-
-Not encoded
-===========
-
-What the view shows that is left out: the game's seed and the deck order
-(never shown), the start offers of other seats (only sizes, which the
-engine shows as ``start_offer_sizes``: left out), ``shuffles``, how the game
-ended (stalemate or cars) beyond ``is_over``, the order in which routes were
-claimed, and whatever a variant shows in a form listed above as not encoded.
-The history of play is not in the view either: an agent that needs it keeps
-its own (the OpenSpiel adapter's information state adds it).
+"""The observation encoder of a game configuration and the tracker that keeps
+one seat's vector of a playout up to date: one layout, written by both
+(:mod:`ttr_core.observation`). Together because each makes the other: an
+encoder makes its trackers, a tracker writes its encoder's parts. (About 700
+lines: one concept.)
 """
 
 from __future__ import annotations
 
 import array
-import numbers
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
@@ -140,8 +19,17 @@ from ttr_core.hooks import calls
 from ttr_core.hooks.resolve import game_rules, resolve_variants
 from ttr_core.model.board import Board, derive, evict_oldest
 from ttr_core.model.gamerules import GameRules
-from ttr_core.model.state import GameState, PendingKind
+from ttr_core.model.state import GameState
 from ttr_core.model.views import PlayerView, check_seat_argument, known_shown, offer_seen
+from ttr_core.observation.layout import (
+    CORE_KINDS,
+    _group,
+    _is_number,
+    _Layout,
+    _put,
+    _Seat,
+    _VariantSlot,
+)
 from ttr_core.rules.checks import check_player_count
 from ttr_core.rules.setup import new_game
 from ttr_core.rules.views import non_seat_owners, player_view
@@ -155,8 +43,6 @@ __all__ = [
     "observation_encoder",
 ]
 
-#: The core's decision kinds, in the order of the ``pending[...]`` one-hot.
-CORE_KINDS: tuple[str, ...] = tuple(str(kind) for kind in PendingKind)
 
 #: Most encoders kept per board (configurations: players, variants, options).
 ENCODERS_KEPT = 64
@@ -165,182 +51,6 @@ ENCODERS_KEPT = 64
 class ObservationError(TtrError, ValueError):
     """A view the encoder cannot encode: one of another configuration, or
     variant state of another shape than the configuration's first view had."""
-
-
-#: How one variant key is encoded: (key, length or None for a scalar, scale).
-_VariantSlot = tuple[str, int | None, float]
-
-
-def _is_number(value: object) -> bool:
-    """An int, float or bool (any real number)."""
-    return isinstance(value, numbers.Real)
-
-
-class _Layout:
-    """Where each part of one configuration's vector starts, and what its
-    numbers are scaled by, worked out once per encoder; with each part's
-    numbers (the divisors stay the same ints, so every number comes out bit
-    for bit as the plain formula gives it).
-
-    A part is a *row* (its numbers, at a fixed place) or a set of *ones*
-    (the places that hold 1.0; every other place of that part holds 0.0).
-    The encoder writes every part into a zeroed list; the
-    :class:`ObservationTracker` writes again only the parts whose inputs
-    changed, and of those only the numbers that changed.
-    """
-
-    __slots__ = (
-        "at_display",
-        "at_ending",
-        "at_hand",
-        "at_held",
-        "at_keep",
-        "at_move",
-        "at_over",
-        "at_pending",
-        "at_piles",
-        "at_routes",
-        "at_seats",
-        "at_ticket_discard",
-        "at_variants",
-        "cars",
-        "deck",
-        "display_scale",
-        "index",
-        "kind_slot",
-        "kinds",
-        "offer_scale",
-        "per_seat",
-        "players",
-        "routes",
-        "score_scale",
-        "ticket_scale",
-        "tickets",
-        "total_cards",
-        "width",
-    )
-
-    def __init__(self, board: Board, players: int) -> None:
-        rules = board.rules
-        n = self.players = players
-        kinds = self.kinds = len(board.card_names)
-        #: Each card's count in the game, ``or 1`` (a divisor).
-        self.deck: tuple[int, ...] = tuple(count or 1 for count in board.deck)
-        tickets = self.tickets = len(board.tickets)
-        self.ticket_scale = tickets or 1
-        self.total_cards = board.total_cards or 1
-        self.offer_scale = max(rules.start_tickets_dealt, rules.draw_tickets, 1)
-        self.index: dict[str, int] = {name: i for i, name in enumerate(board.card_names)}
-        self.display_scale = rules.display_size or 1
-        self.cars = rules.cars_per_player or 1
-        self.score_scale = _score_scale(board)
-        self.routes = len(board.routes)
-        #: A pending kind's slot in the ``pending[...]`` one-hot (others: the last).
-        self.kind_slot: dict[str, int] = {kind: i for i, kind in enumerate(CORE_KINDS)}
-        # Where each part starts (the order of the module's table).
-        self.at_move = n
-        self.at_pending = 2 * n
-        self.at_over = self.at_pending + len(CORE_KINDS) + 1
-        self.at_hand = self.at_over + 1
-        self.at_held = self.at_hand + kinds
-        self.at_keep = self.at_held + 2 * tickets  # my_ticket, offered, then min_keep
-        self.at_display = self.at_keep + 2
-        self.at_piles = self.at_display + kinds
-        self.at_ticket_discard = self.at_piles + 4
-        self.at_seats = self.at_ticket_discard + tickets
-        self.per_seat = 4 + kinds
-        self.at_routes = self.at_seats + n * self.per_seat
-        #: A route's owner columns: one per seat (relative), then ``other``.
-        self.width = n + 1
-        self.at_ending = self.at_routes + self.routes * self.width
-        self.at_variants = self.at_ending + 4
-
-    def header_ones(
-        self, viewer: int, current: int | None, pending: str | None, over: bool
-    ) -> list[int]:
-        """``seat``, ``to_move``, ``pending`` and ``is_over`` (ones)."""
-        ones = [viewer]
-        if current is not None and not over:
-            ones.append(self.at_move + (current - viewer) % self.players)
-        if pending is not None:
-            ones.append(self.at_pending + self.kind_slot.get(pending, len(CORE_KINDS)))
-        if over:
-            ones.append(self.at_over)
-        return ones
-
-    def hand_row(self, hand: Sequence[int]) -> list[float]:
-        """``hand``: the viewer's own cards (a row at ``at_hand``)."""
-        deck = self.deck
-        return [count / deck[card] for card, count in enumerate(hand)]
-
-    def ticket_ones(self, held: Sequence[int], offered: Sequence[int]) -> list[int]:
-        """``my_ticket`` and ``offered`` (ones)."""
-        at = self.at_held
-        tickets = self.tickets
-        return [at + ticket for ticket in held] + [at + tickets + ticket for ticket in offered]
-
-    def keep_row(self, min_keep: int, offer_size: int) -> list[float]:
-        """``min_keep`` and ``offer_size`` (a row at ``at_keep``)."""
-        return [min_keep / self.offer_scale, offer_size / self.offer_scale]
-
-    def display_row(self, display: Sequence[int]) -> list[float]:
-        """``display``: the face-up cards' kinds (a row at ``at_display``)."""
-        row = [0.0] * self.kinds
-        step = 1.0 / self.display_scale
-        for card in display:
-            row[card] += step
-        return row
-
-    def piles_row(self, piles: tuple[int, int, int, int]) -> list[float]:
-        """The piles' sizes (a row at ``at_piles``)."""
-        deck_size, discard_size, ticket_deck_size, ticket_discard_size = piles
-        return [
-            deck_size / self.total_cards,
-            discard_size / self.total_cards,
-            ticket_deck_size / self.ticket_scale,
-            ticket_discard_size / self.ticket_scale,
-        ]
-
-    def ticket_discard_ones(self, ticket_discard: Sequence[int]) -> list[int]:
-        """``ticket_discard`` (ones)."""
-        at = self.at_ticket_discard
-        return [at + ticket for ticket in ticket_discard]
-
-    def seat_row(
-        self, cars: int, hand_size: int, held: int, score: int, known: Sequence[int]
-    ) -> list[float]:
-        """One seat's ``seat[+k]...`` numbers (a row at ``at_seats + k * per_seat``);
-        ``known`` is what the view shows of its hand, card by card."""
-        deck = self.deck
-        row = [
-            cars / self.cars,
-            hand_size / self.total_cards,
-            held / self.ticket_scale,
-            score / self.score_scale,
-        ]
-        row += [count / deck[card] for card, count in enumerate(known)]
-        row += [0.0] * (self.per_seat - len(row))  # no card known: none shown
-        return row
-
-    def cell(self, route: int, column: int) -> int:
-        """Where ``route[r].owner[column]`` is (column ``players``: ``other``)."""
-        return self.at_routes + route * self.width + column
-
-    def ending_row(self, ending: tuple[int, int, int]) -> list[float]:
-        """``final_round``, ``final_turns``, ``turn`` and ``passes`` (a row at ``at_ending``)."""
-        n = self.players
-        final, turn, passes = ending
-        return [
-            1.0 if final >= 0 else 0.0,
-            max(final, 0) / n,
-            turn / (2 * n * self.cars),
-            passes / n,
-        ]
-
-
-#: One seat as the layout reads it: (seat, cars, hand size, tickets held,
-#: score, the known cards shown card by card (``()``: none), routes).
-_Seat = tuple[int, int, int, int, int, Sequence[int], tuple[int, ...]]
 
 
 @attrs.frozen(eq=False)
@@ -586,11 +296,6 @@ class ObservationEncoder:
                     )
                 row += [float(v) / scale for v in value]
         return row
-
-
-def _put(out: list[float], at: int, row: list[float]) -> None:
-    """Write ``row`` into ``out`` from ``at`` on (never changing its length)."""
-    out[at : at + len(row)] = row
 
 
 class ObservationTracker:
@@ -860,18 +565,6 @@ class ObservationTracker:
 
 #: What no part's inputs equal: the part is written at the next update.
 _UNSET = object()
-
-
-def _group(key: str) -> str:
-    """The keys that share a scale: those with the same prefix before the first dot."""
-    return key.split(".", 1)[0]
-
-
-def _score_scale(board: Board) -> float:
-    """The points of every route on the map: a natural maximum for a running score."""
-    points = board.rules.route_points
-    total = sum(points.get(route.length, 0) for route in board.routes)
-    return float(total) if total > 0 else 1.0
 
 
 def observation_encoder(

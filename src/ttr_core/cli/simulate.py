@@ -29,7 +29,7 @@ from types import FrameType
 from typing import IO, Any
 
 from ttr_core.agents import AGENTS
-from ttr_core.cli import _parse_options, add_game_arguments
+from ttr_core.cli.arguments import _parse_options, add_game_arguments
 from ttr_core.errors import GeneratedTicketsWarning, TtrError
 from ttr_core.mapfiles.decks import board_with_tickets
 from ttr_core.mapfiles.finding import load_map
@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TtrError, OSError, ImportError) as exc:
         return _fail(str(exc) + _left(outputs))
     except KeyboardInterrupt as exc:
-        # The pool has ended its workers by now (ttr_core.simulation._run_pool).
+        # The pool has ended its workers by now (ttr_core.simulation.running._run_pool).
         stopped = isinstance(exc, _Terminated)
         what = "stopped by SIGTERM" if stopped else "interrupted"
         print(f"ttr simulate: {what}{_left(outputs)}", file=sys.stderr)

@@ -1,98 +1,54 @@
-"""Pictures of the board: :func:`svg` draws a game, or what one seat sees of it, as SVG.
-
-The picture shows the locations at their printed positions (``Location.pos``;
-on a circle when the map gives none), every route as a row of car spaces in
-its colour (the two routes of a double pair side by side), claimed routes as
-train pieces in their owner's colour (a colour no route has), closed routes
-struck through, the names off the routes, the marks of the map's variant
-fields, and a panel of scores under the board, and the tokens variants put on
-locations (stations, hook ``ttr_tokens``) in their owner's colour. Marks are
-chosen by the kind of each field, never by a variant's name
-(docs/pictures.md): a true ``bool`` field puts a symbol on its location or on
-its route, a positive ``int`` field a badge with the number. A variant may
-draw its routes its own way instead (hook ``ttr_route_styles``): outlined
-(tunnels), or with a locomotive in some of their spaces (ferries).
-
-The output is plain, self-contained SVG text (nothing to fetch: no fonts, no
-images) and the same bytes for the same input. Each route is a group
-``<g id="route-N" class="route ...">``, each location ``<g id="location-N">``,
-so that programs and tests can find them.
+"""The picture: :func:`svg` lays out the board, its routes and places, the
+panel of seats and cards, and the legend. The drawing is one class that reads
+best whole (about 700 lines).
 """
 
 from __future__ import annotations
 
-import colorsys
-import hashlib
 import math
-import re
-from collections.abc import Iterator, Mapping, Sequence, Set
+from collections.abc import Iterator, Sequence
 
 import attrs
 
 from ttr_core.errors import ArgumentError, show
-from ttr_core.hooks import calls
-from ttr_core.hooks.manager import declared_map_fields
-from ttr_core.hooks.resolve import game_rules
-from ttr_core.model.board import GRAY, Board, Route
-from ttr_core.model.declarations import MapField, NonSeatOwner, RouteStyle, Token
-from ttr_core.model.gamerules import GameRules
+from ttr_core.model.board import Route
+from ttr_core.model.declarations import RouteStyle
 from ttr_core.model.scores import FinalScores
-from ttr_core.model.state import GameState, Termination
+from ttr_core.model.state import GameState
 from ttr_core.model.views import PlayerView
-from ttr_core.rules.scoring import final_scores
-from ttr_core.rules.views import non_seat_owners
-
-__all__ = ["CARD_FILLS", "MAX_WIDTH", "MIN_WIDTH", "OTHER_COLORS", "SEAT_COLORS", "svg"]
-
-#: Seat colours by seat. None is a card colour's fill or close to one (teal,
-#: magenta, olive, indigo sit between the card colours' hues, the others far
-#: darker or brighter), so that a claimed route never looks like a free one of
-#: that colour; claimed spaces are also drawn as train pieces (a dark outline,
-#: a shadow and the player's number): docs/pictures.md.
-SEAT_COLORS = (
-    "#00838f",  # teal
-    "#b0168f",  # magenta
-    "#5f7f00",  # olive
-    "#3d2db8",  # indigo
-    "#880e4f",  # wine
-    "#00b8d4",  # cyan
-    "#2f4f1f",  # forest
-    "#e65100",  # burnt orange
+from ttr_core.render.geometry import (
+    Box,
+    Point,
+    _circle_layout,
+    _esc,
+    _fill,
+    _grow,
+    _ident,
+    _n,
+    _overlap,
+    _plural,
+    _points,
+    _seg_in_box,
+    _wrap,
 )
-#: Fill of a token that belongs to no seat (and of the samples in the legend).
-_TOKEN_GRAY = "#9e9e9e"
-#: Colours of route owners that are not seats, in the order the game lists them
-#: (brown first: no card colour of the built-in maps is brown).
-OTHER_COLORS = ("#7a4b27", "#4d4d4d", "#9a8f2e")
-#: Fill of each card colour a map is likely to name. Any other name gets a
-#: colour made from the name (the same every time), never the name itself.
-CARD_FILLS: Mapping[str, str] = {
-    "red": "#d93b3b",
-    "blue": "#3b7fd9",
-    "green": "#3fa34d",
-    "yellow": "#f2cf3a",
-    "black": "#2b2b2b",
-    "white": "#f7f7f7",
-    "orange": "#f08a24",
-    "pink": "#f07ab6",
-    "purple": "#9b59c4",
-    "brown": "#8b5a2b",
-    GRAY: "#a8a8a8",
-    "grey": "#a8a8a8",
-}
-#: The narrowest and widest picture, in pixels.
-MIN_WIDTH = 200
-MAX_WIDTH = 20_000
+from ttr_core.render.panel import _Panel
+from ttr_core.render.scene import (
+    _BOARD_FILL,
+    _FONT,
+    _TOKEN_GRAY,
+    MAX_WIDTH,
+    MIN_WIDTH,
+    OTHER_COLORS,
+    SEAT_COLORS,
+    _Mark,
+    _marks,
+    _Placed,
+    _Scene,
+    _scene,
+)
 
-_FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
-_BOARD_FILL = "#f3ecd9"
-_LOCATION_SYMBOLS = ("star", "ring", "triangle", "square")
-_ROUTE_SYMBOLS = ("diamond", "square", "triangle", "ring")
-#: Characters XML 1.0 cannot hold (a board built by hand could carry them).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+__all__ = ["svg"]
 
-Point = tuple[float, float]
-Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 #: A locomotive facing forward (+u), wheels down (+v), about 2.3 by 1.4 units:
 #: boiler, cab, chimney and cowcatcher (its three wheels are drawn as circles).
@@ -131,353 +87,6 @@ def svg(
     return _Drawing(scene, width).document()
 
 
-# ---------------------------------------------------------------------------
-# What is drawn, the same from a state or a view
-# ---------------------------------------------------------------------------
-
-
-@attrs.frozen
-class _Seat:
-    seat: int
-    score: int
-    cars: int
-    tickets: int
-    cards: int
-
-
-@attrs.frozen
-class _Scene:
-    """The public facts of a game, and one seat's own hand and tickets for a view.
-
-    Everything drawn comes from here: a view's picture cannot show what the
-    view does not hold.
-    """
-
-    board: Board
-    #: Owner of each route by id: ``("seat", n)``, ``("other", n)`` or ``None``.
-    owners: tuple[tuple[str, int] | None, ...]
-    seats: tuple[_Seat, ...]
-    others: tuple[NonSeatOwner, ...]
-    turn: int
-    current: int | None
-    termination: Termination | None
-    scores: FinalScores | None
-    viewer: int | None = None
-    hand: tuple[tuple[str, int], ...] = ()
-    tickets: tuple[int, ...] = ()
-    #: The variants' tokens on locations (public: the same from a state or a view).
-    tokens: tuple[Token, ...] = ()
-    #: How the variants draw their routes (public: the same from a state or a view).
-    styles: tuple[RouteStyle, ...] = ()
-    #: Free routes nobody may claim: the other route of a claimed double when
-    #: the game uses one route of a pair (``GameRules.both_pair_routes_usable``).
-    closed: frozenset[int] = frozenset()
-
-
-def _scores(
-    scores: object, seats: int, over: bool, termination: Termination | None
-) -> FinalScores | None:
-    """``scores`` checked: ``None`` or the final scores of a finished game of
-    ``seats`` seats that ended as this one did."""
-    if scores is None:
-        return None
-    if not isinstance(scores, FinalScores):
-        raise ArgumentError(f"scores must be FinalScores or None, not {type(scores).__name__}")
-    if not over:
-        raise ArgumentError("scores are the final scores of a finished game: this game is not over")
-    if len(scores.sheets) != seats or scores.termination != termination:
-        raise ArgumentError(
-            f"scores must be the final scores of this game ({seats} seats, ended by "
-            f"{termination}), not of {len(scores.sheets)} seats ended by {scores.termination}"
-        )
-    return scores
-
-
-def _scene(game: object, given: object) -> _Scene:
-    if isinstance(game, GameState):
-        scores = _scores(given, game.num_players, game.is_over, game.termination)
-        others = non_seat_owners(game)
-        if game.is_over:
-            computed = final_scores(game)
-            if scores is not None and scores != computed:
-                raise ArgumentError(
-                    "scores must be this game's final scores (a state's are drawn from "
-                    "final_scores(state): leave scores out)"
-                )
-            scores = computed
-        owned = {r: i for i, p in enumerate(game.players) for r in p.routes}
-        owners = _owners(game.board, owned, others)
-        return _Scene(
-            board=game.board,
-            owners=owners,
-            seats=tuple(
-                _Seat(i, p.score, p.cars, len(p.tickets), p.hand.total)
-                for i, p in enumerate(game.players)
-            ),
-            others=others,
-            turn=game.turn,
-            current=game.current_player,
-            termination=game.termination,
-            scores=scores,
-            tokens=tuple(calls.run_tokens(game.rules, game)) if game.rules.tokens else (),
-            styles=_styles(game.rules),
-            closed=_closed(game.board, owners, game.rules),
-        )
-    if isinstance(game, PlayerView):
-        scores = _scores(given, len(game.seats), game.is_over, game.termination)
-        options = {variant: dict(values) for variant, values in game.options}
-        rules = game_rules(game.board, len(game.seats), game.variant_names, options)
-        owned = {r: s.seat for s in game.seats for r in s.routes}
-        owners = _owners(game.board, owned, game.others)
-        return _Scene(
-            board=game.board,
-            owners=owners,
-            seats=tuple(
-                _Seat(s.seat, s.score, s.cars, s.tickets_held, s.hand_size) for s in game.seats
-            ),
-            others=game.others,
-            turn=game.turn,
-            current=game.current_player,
-            termination=game.termination,
-            scores=scores,
-            viewer=game.viewer,
-            hand=tuple((name, count) for name, count in game.hand.items() if count),
-            tickets=game.tickets,
-            tokens=tuple(calls.run_tokens(rules, game)) if rules.tokens else (),
-            styles=_styles(rules),
-            closed=_closed(game.board, owners, rules),
-        )
-    raise ArgumentError(f"game must be a GameState or a PlayerView, not {type(game).__name__}")
-
-
-def _styles(rules: GameRules) -> tuple[RouteStyle, ...]:
-    """The variants' route styles (hook ``ttr_route_styles``) that draw something."""
-    if not rules.route_styles:
-        return ()
-    return tuple(s for s in calls.run_route_styles(rules) if s.outline or s.wild_spaces)
-
-
-def _closed(
-    board: Board, owners: Sequence[tuple[str, int] | None], rules: GameRules
-) -> frozenset[int]:
-    """The free routes whose partner is claimed, when the game (its map's
-    ``[rules]`` and any variant's say) uses only one route of a pair."""
-    if rules.both_pair_routes_usable:
-        return frozenset()
-    return frozenset(
-        r.id
-        for r in board.routes
-        if owners[r.id] is None and r.partner is not None and owners[r.partner] is not None
-    )
-
-
-def _owners(
-    board: Board, seats: Mapping[int, int], others: Sequence[NonSeatOwner]
-) -> tuple[tuple[str, int] | None, ...]:
-    owners: list[tuple[str, int] | None] = [None] * len(board.routes)
-    for route, seat in seats.items():
-        owners[route] = ("seat", seat)
-    for index, other in enumerate(others):
-        for route in other.routes:
-            owners[route] = ("other", index)
-    return tuple(owners)
-
-
-# ---------------------------------------------------------------------------
-# Marks, chosen by the kinds of the map's fields
-# ---------------------------------------------------------------------------
-
-
-@attrs.frozen
-class _Mark:
-    """A field drawn as a mark: ``kind`` is ``"symbol"`` (drawn where the field
-    is true) or ``"badge"`` (drawn with the number where it is above 0)."""
-
-    table: str
-    name: str
-    kind: str
-    shape: str
-    doc: str
-    #: The value the legend's sample shows: the map's first value that is marked.
-    sample: object = True
-
-    def shows(self, value: object) -> bool:
-        """Whether an entry with this ``value`` of the field gets the mark."""
-        if self.kind == "symbol":
-            return value is True
-        return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-def _marks(board: Board, styled: Set[tuple[int, str]] = frozenset()) -> tuple[_Mark, ...]:
-    """The ``bool`` and ``int`` fields of ``board`` that mark at least one entry.
-
-    An installed plugin's field comes with its kind and doc; a field the map
-    declares itself (its ``[fields]`` table) is known by its values alone.
-    A route and field in ``styled`` (a variant's route style stands for the
-    field) gets no mark.
-    """
-    declared = {(f.table, f.name): f for f in declared_map_fields()}
-    marks: list[_Mark] = []
-    for table, entries in (("locations", board.locations), ("routes", board.routes)):
-        symbols = iter(_LOCATION_SYMBOLS if table == "locations" else _ROUTE_SYMBOLS)
-        for name in sorted({key for entry in entries for key in entry.extra}):
-            field = declared.get((table, name))
-            values = [entry.extra.get(name) for entry in entries]
-            kind = _kind(field, values)
-            if not kind:
-                continue
-            if table == "routes" and styled:
-                values = [v for r, v in enumerate(values) if (r, name) not in styled]
-            shape = next(symbols, "ring") if kind == "symbol" else "badge"
-            mark = _Mark(table, name, kind, shape, field.doc if field is not None else "")
-            shown = [v for v in values if mark.shows(v)]
-            if shown:
-                marks.append(attrs.evolve(mark, sample=shown[0]))
-    return tuple(marks)
-
-
-def _kind(field: MapField | None, values: Sequence[object]) -> str:
-    kind: object = None if field is None else field.type
-    if field is None:  # declared by the map: all its values are of one type
-        given = {type(v) for v in values if v is not None}
-        kind = given.pop() if len(given) == 1 else None
-    return "symbol" if kind is bool else "badge" if kind is int else ""
-
-
-# ---------------------------------------------------------------------------
-# Small helpers
-# ---------------------------------------------------------------------------
-
-
-def _esc(text: object) -> str:
-    """``text`` made safe inside an XML element or a double-quoted attribute."""
-    plain = _NOT_XML.sub("\ufffd", str(text))
-    return (
-        plain.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
-
-
-def _n(value: float) -> str:
-    """A coordinate rounded to 0.1 px, written short (and never ``-0``)."""
-    text = f"{value:.1f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _points(corners: Sequence[Point]) -> str:
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in corners)
-
-
-def _fill(color: str, light: float = 0.0) -> str:
-    """The fill of a card colour, mixed with ``light`` parts of white (0 to 1)."""
-    known = CARD_FILLS.get(color.lower())
-    rgb: Sequence[float]
-    if known is None:
-        hue = int(hashlib.sha256(color.encode("utf-8", "replace")).hexdigest()[:4], 16) / 65536
-        rgb = colorsys.hls_to_rgb(hue, 0.5, 0.55)
-    else:
-        rgb = tuple(int(known[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    return "#" + "".join(f"{round(255 * (c + (1 - c) * light)):02x}" for c in rgb)
-
-
-def _ident(name: str) -> str:
-    """``name`` as part of a class name: letters, digits, ``-`` and ``_``."""
-    return re.sub(r"[^A-Za-z0-9_-]", "_", name)
-
-
-def _words(name: str) -> str:
-    """A field's or token's name as a player reads it: ``bridge_toll`` is "bridge toll"."""
-    return " ".join(name.replace("_", " ").replace("-", " ").split())
-
-
-def _plain_doc(doc: str, board_name: str) -> str:
-    """A field's doc for the legend: without a closing "(Map)" that names the
-    board drawn (the reader is looking at it)."""
-    text = doc.strip()
-    found = re.search(r"\s*\(([^()]*)\)$", text)
-    if found and found.group(1).strip() and found.group(1).strip() in board_name:
-        text = text[: found.start()]
-    return text.rstrip(" .")
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _circle_layout(count: int) -> list[Point]:
-    """Positions on a circle, the first at the top, for a map that gives none."""
-    return [
-        (
-            0.5 + 0.42 * math.sin(2 * math.pi * i / count),
-            0.5 - 0.42 * math.cos(2 * math.pi * i / count),
-        )
-        for i in range(count)
-    ]
-
-
-def _seg_in_box(p: Point, q: Point, box: Box) -> float:
-    """The length of the segment ``pq`` inside ``box`` (Liang–Barsky clipping)."""
-    (x0, y0), (x1, y1) = p, q
-    dx, dy = x1 - x0, y1 - y0
-    low, high = 0.0, 1.0
-    for step, room in (
-        (-dx, x0 - box[0]),
-        (dx, box[2] - x0),
-        (-dy, y0 - box[1]),
-        (dy, box[3] - y0),
-    ):
-        if step == 0:
-            if room < 0:
-                return 0.0
-            continue
-        t = room / step
-        if step < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        if low > high:
-            return 0.0
-    return (high - low) * math.hypot(dx, dy)
-
-
-def _overlap(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
-def _grow(box: Box, by: float) -> Box:
-    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
-
-
-def _wrap(name: str, longest: int = 14) -> list[str]:
-    """A name longer than ``longest`` on two lines, cut at the space nearest its middle."""
-    if len(name) <= longest or " " not in name:
-        return [name]
-    spaces = [i for i, c in enumerate(name) if c == " "]
-    cut = min(spaces, key=lambda i: abs(len(name) / 2 - i))
-    return [name[:cut], name[cut + 1 :]]
-
-
-def _fit(text: str, room: int) -> list[str]:
-    """``text`` cut at spaces into lines of at most ``room`` characters (a
-    longer word keeps a line of its own); lines after the first are indented."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        if line.strip() and len(line) + 1 + len(word) > room:
-            lines.append(line)
-            line = "    " + word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return lines
-
-
-# ---------------------------------------------------------------------------
-# The picture
-# ---------------------------------------------------------------------------
-
-
 @attrs.frozen
 class _Line:
     """Where a route's cars go: from ``start`` to ``end`` (the pair's own side
@@ -498,18 +107,6 @@ class _Line:
     @property
     def length(self) -> float:
         return math.hypot(self.end[0] - self.start[0], self.end[1] - self.start[1])
-
-
-@attrs.frozen
-class _Placed:
-    """A mark placed on the picture: its centre, its size (half its width) and
-    the value it shows."""
-
-    mark: _Mark
-    x: float
-    y: float
-    size: float
-    value: object
 
 
 @attrs.frozen
@@ -1190,178 +787,3 @@ class _Drawing:
         for kind in dict.fromkeys(token.kind for token in scene.tokens):
             panel.token(kind)
         return panel
-
-
-class _Panel:
-    """The panel under the board: lines of text, laid out top to bottom."""
-
-    def __init__(self, drawing: _Drawing) -> None:
-        self.drawing = drawing
-        self.font = max(14 * drawing.width / 1000, 9.0)
-        self.line_h = self.font * 1.6
-        self.room = max(int((drawing.width - 2 * drawing.margin) / (self.font * 0.6)), 20)
-        self.items: list[tuple[str, tuple[str, ...]]] = []
-        self.legends: list[_Mark] = []
-
-    @property
-    def height(self) -> float:
-        return self.line_h * (len(self.items) + 0.6)
-
-    def heading(self, text: str) -> None:
-        for line in _fit(text, self.room):
-            self.items.append(("heading", (line,)))
-
-    def row(self, color: str, sign: str, name: str, facts: str, ident: str) -> None:
-        """A line for an owner: a train piece of theirs (``sign`` on it), a name, facts."""
-        self.items.append(("row", (color, sign, name, facts, ident)))
-
-    def closed(self, players: int) -> None:
-        """A legend line for the closed routes of a game of ``players``."""
-        self.items.append(("closed", (str(players),)))
-
-    def text(self, text: str, ident: str) -> None:
-        """``text`` on as many lines as it needs to fit the picture's width."""
-        for line in _fit(text, self.room):
-            self.items.append(("text", (line, ident)))
-
-    def legend(self, mark: _Mark) -> None:
-        self.legends.append(mark)
-        self.items.append(("legend", (str(len(self.legends) - 1),)))
-
-    def token(self, kind: str) -> None:
-        """A legend line for the tokens of ``kind``."""
-        self.items.append(("token", (kind,)))
-
-    def style(self, legend: str, outline: bool, wild: bool) -> None:
-        """A legend line for a variant's route style, with a space drawn that way."""
-        self.items.append(("style", (legend, "outline" if outline else "", "wild" if wild else "")))
-
-    def render(self, top: float) -> Iterator[str]:
-        x = self.drawing.margin
-        yield f'<g class="panel" font-size="{_n(self.font)}" fill="#1d1d1d">'
-        for i, (kind, data) in enumerate(self.items):
-            base = top + i * self.line_h + self.font
-            if kind == "heading":
-                yield f'<text x="{x}" y="{_n(base)}" font-weight="bold">{_esc(data[0])}</text>'
-            elif kind == "row":
-                yield from self._row(x, base, *data)
-            elif kind == "text":
-                text, ident = data
-                yield f'<text class="{ident}" x="{x}" y="{_n(base)}">{_esc(text)}</text>'
-            elif kind == "token":
-                yield from self._token_legend(x, base, data[0])
-            elif kind == "style":
-                yield from self._style_legend(x, base, *data)
-            elif kind == "closed":
-                yield from self._closed_legend(x, base, int(data[0]))
-            else:
-                yield from self._legend(x, base, self.legends[int(data[0])])
-        yield "</g>"
-
-    def _row(
-        self, x: float, base: float, color: str, sign: str, name: str, facts: str, ident: str
-    ) -> Iterator[str]:
-        side = self.font * 1.1
-        top, width = base - side * 0.85, side * 1.6
-        yield f'<g class="score {ident}">'
-        yield (
-            f'<rect x="{_n(x + side * 0.15)}" y="{_n(top + side * 0.2)}" width="{_n(width)}" '
-            f'height="{_n(side)}" rx="{_n(side * 0.2)}" fill="#000000" fill-opacity="0.35"/>'
-        )
-        yield (
-            f'<rect x="{_n(x)}" y="{_n(top)}" width="{_n(width)}" '
-            f'height="{_n(side)}" rx="{_n(side * 0.2)}" fill="{color}" stroke="#111111"/>'
-        )
-        yield (
-            f'<text x="{_n(x + width / 2)}" y="{_n(top + side / 2)}" font-size="{_n(side * 0.85)}" '
-            'font-weight="bold" text-anchor="middle" dominant-baseline="central" '
-            f'fill="#ffffff">{_esc(sign)}</text>'
-        )
-        yield (
-            f'<text x="{_n(x + side * 2.1)}" y="{_n(base)}"><tspan font-weight="bold">'
-            f"{_esc(name)}</tspan>: {_esc(facts)}</text>"
-        )
-        yield "</g>"
-
-    def _sample_space(self, x: float, base: float) -> tuple[float, Point, Point, list[Point]]:
-        """A legend line's sample route space: its thickness, the two ends of its
-        middle line and its corners."""
-        thick = self.font * 0.6
-        a = (x + self.font * 0.15, base - self.font * 0.35)
-        b = (a[0] + self.font * 1.1, a[1])
-        half = thick / 2
-        corners = [(a[0], a[1] - half), (b[0], b[1] - half)]
-        corners += [(b[0], b[1] + half), (a[0], a[1] + half)]
-        return thick, a, b, corners
-
-    def _closed_legend(self, x: float, base: float, players: int) -> Iterator[str]:
-        drawing = self.drawing
-        corners = self._sample_space(x, base)[3]
-        yield '<g class="legend closed-legend">'
-        yield (
-            f'<polygon class="sample" points="{_points(corners)}" fill="{_fill(GRAY, 0.72)}" '
-            f'stroke="#8a8a8a" stroke-width="{_n(0.8 * drawing.scale)}"/>'
-        )
-        (x0, y0), (x1, y1) = corners[0], corners[2]
-        yield (
-            f'<line x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}" stroke="#5a5a5a" '
-            f'stroke-width="{_n(1.3 * drawing.scale)}"/>'
-        )
-        yield (
-            f'<text x="{_n(x + self.font * 1.75)}" y="{_n(base)}"><tspan font-weight="bold">'
-            "closed</tspan>: the other route of a claimed double; with "
-            f"{_plural(players, 'player')} only one route of each double is used</text>"
-        )
-        yield "</g>"
-
-    def _token_legend(self, x: float, base: float, kind: str) -> Iterator[str]:
-        size = self.font * 0.5
-        drawing = self.drawing
-        yield f'<g class="legend token-legend token-{_ident(kind)}">'
-        yield drawing._token_shape(x + size * 1.4, base - self.font * 0.35, size, _TOKEN_GRAY)
-        yield (
-            f'<text x="{_n(x + size * 3.5)}" y="{_n(base)}"><tspan font-weight="bold">'
-            f"{_esc(_words(kind))}</tspan>: in its owner's colour</text>"
-        )
-        yield "</g>"
-
-    def _style_legend(
-        self, x: float, base: float, legend: str, outline: str, wild: str
-    ) -> Iterator[str]:
-        drawing = self.drawing
-        thick, a, b, corners = self._sample_space(x, base)
-        yield '<g class="legend style-legend">'
-        if outline:
-            yield drawing._outline(a, b, (0.0, 1.0), thick, self.font * 0.3)
-        yield (
-            f'<polygon class="sample" points="{_points(corners)}" fill="{_fill(GRAY, 0.3)}" '
-            f'stroke="#3a3a3a" stroke-width="{_n(0.8 * drawing.scale)}" stroke-linejoin="round"/>'
-        )
-        if wild:
-            yield drawing._locomotive(a, b, thick, "#1d1d1d")
-        name, colon, rest = legend.partition(": ")
-        words = (
-            f'<tspan font-weight="bold">{_esc(name)}</tspan>: {_esc(rest)}'
-            if colon
-            else _esc(legend)
-        )
-        yield f'<text x="{_n(x + self.font * 1.75)}" y="{_n(base)}">{words}</text>'
-        yield "</g>"
-
-    def _legend(self, x: float, base: float, mark: _Mark) -> Iterator[str]:
-        size = self.font * 0.55
-        sample = _Placed(mark, x + size * 1.4, base - self.font * 0.35, size, mark.sample)
-        name = self.drawing.scene.board.name
-        doc = _plain_doc(mark.doc, name)
-        if mark.kind == "badge":
-            what = f"{doc} (the number in the circle)" if doc else "the number in the circle"
-        else:
-            where = "places" if mark.table == "locations" else "routes"
-            what = doc or f"marked on these {where}"
-        yield '<g class="legend">'
-        yield from self.drawing._mark(sample)
-        yield (
-            f'<text x="{_n(x + size * 3.2)}" y="{_n(base)}"><tspan font-weight="bold">'
-            f"{_esc(_words(mark.name))}</tspan>: {_esc(what)}</text>"
-        )
-        yield "</g>"
