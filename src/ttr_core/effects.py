@@ -202,10 +202,25 @@ def claim_route(
     if not state.is_seat(owner):
         if payment is not None and any(_card_counts(state.board, payment)):
             raise PluginError(f"an owner that is not a seat ({show(owner)}) pays no cards")
-        return claim_for(state, owner, route, ())
+        return _not_waiting(state, claim_for(state, owner, route, ()))
     paid = _card_counts(state.board, {} if payment is None else payment)
     _check_held(state, owner, paid)
-    return claim_for(state, owner, route, [(card, n) for card, n in enumerate(paid) if n])
+    pairs = [(card, n) for card, n in enumerate(paid) if n]
+    return _not_waiting(state, claim_for(state, owner, route, pairs))
+
+
+def _not_waiting(before: GameState, after: GameState) -> GameState:
+    """``after``, a claim made by :func:`claim_route`, unless the after-claim
+    chain opened a decision: the variant that made the claim would go on (and
+    end the turn) without it, so the combination is refused, never dropped."""
+    if _opened(before, after):
+        assert after.pending is not None
+        raise PluginError(
+            f"ttr_after_claim opened a {after.pending.kind!r} decision after a claim made "
+            "by effects.claim_route; only a core claim or effects.complete_claim can wait "
+            "for a decision opened after it"
+        )
+    return after
 
 
 # ---------------------------------------------------------------------------
@@ -261,7 +276,9 @@ def complete_claim(
     claim's payment and ``extra_paid`` (``{card name: count}``) go from the
     hand to the discard pile, the route's owner is recorded, its cars placed,
     its points scored, the display refilled (E3/E4), ``ttr_after_claim``
-    runs, then the turn ends. ``state`` must wait for a variant decision of
+    runs, then the turn ends — unless ``ttr_after_claim`` opened a decision:
+    the state returned waits for it, and the variant that settles it ends the
+    turn (:func:`end_turn`). ``state`` must wait for a variant decision of
     the claiming seat. Raises :class:`IllegalAction` if the core's checks
     (:func:`claim_error`) now refuse the claim or the hand lacks the cards.
     """
@@ -275,7 +292,16 @@ def complete_claim(
         paid[card] += n
     _check_held(state, claim.player, paid)
     pairs = [(card, n) for card, n in enumerate(paid) if n]
-    return _finish_turn(claim_for(state, claim.player, claim.route, pairs))
+    claimed = claim_for(state, claim.player, claim.route, pairs)
+    if _opened(state, claimed):
+        return claimed  # a decision opened after the claim: its variant ends the turn
+    return _finish_turn(claimed)
+
+
+def _opened(before: GameState, after: GameState) -> bool:
+    """Whether the after-claim chain opened a decision (``ttr_after_claim``):
+    the claim made nothing else change the pending decision."""
+    return after.pending is not before.pending and after.pending != before.pending
 
 
 def cancel_claim(state: GameState, claim: ClaimRoute) -> GameState:

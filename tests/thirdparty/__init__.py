@@ -1,6 +1,6 @@
 """A third-party variant package written through ttr-core's public API only.
 
-Three plugins that play together the way Ticket to Ride: Europe's tunnels,
+Four plugins that play together the way Ticket to Ride: Europe's tunnels,
 stations and long tickets do, on :data:`MAP` (the USA map with its routes
 through the Rockies marked as tunnels and its tickets of 16 points or more as
 long tickets, both fields declared by the map itself):
@@ -10,7 +10,10 @@ long tickets, both fields declared by the map itself):
 * ``tp_tunnels`` (:mod:`.tunnels`): a tunnel claim reveals three cards and
   waits for the seat to pay the surcharge or give up;
 * ``tp_stations`` (:mod:`.stations`): a turn action placing a station that
-  lends its owner one route of another owner for its tickets.
+  lends its owner one route of another owner for its tickets;
+* ``tp_rewards`` (:mod:`.rewards`): a claim of 3 spaces or more opens a
+  decision (``ttr_after_claim``): 2 points or a card, the claimer's choice,
+  and the turn waits for it.
 
 It imports nothing but ``ttr_core``'s stable names (``ttr_core.__all__``)
 and ``ttr_core.effects`` (``tests/test_thirdparty.py`` checks its source).
@@ -24,18 +27,24 @@ from pathlib import Path
 import ttr_core
 
 from .longdeal import LongTickets
+from .rewards import Rewards
 from .stations import Stations
 from .tunnels import Tunnels
 
 #: The package's map file.
 MAP = str(Path(__file__).with_name("rockies.toml"))
 #: The package's variants, in the order a game plays them.
-VARIANTS = ("tp_long", "tp_tunnels", "tp_stations")
+VARIANTS = ("tp_long", "tp_tunnels", "tp_stations", "tp_rewards")
 
 
 def plugins() -> dict[str, object]:
     """A fresh plugin object per variant name."""
-    return {"tp_long": LongTickets(), "tp_tunnels": Tunnels(), "tp_stations": Stations()}
+    return {
+        "tp_long": LongTickets(),
+        "tp_tunnels": Tunnels(),
+        "tp_stations": Stations(),
+        "tp_rewards": Rewards(),
+    }
 
 
 def register() -> None:

@@ -29,7 +29,7 @@ from ttr_core.model.actions import (
     DrawTickets,
     KeepTickets,
 )
-from ttr_core.model.declarations import BuildsToken, ClosesRoute
+from ttr_core.model.declarations import BuildsToken, ClosesRoute, Gains
 from ttr_core.model.views import PlayerView
 
 __all__ = ["HeuristicAgent", "LongRouteAgent"]
@@ -383,10 +383,14 @@ class HeuristicAgent:
     # -- variant actions (hook ttr_agent_action_purpose) ----------------------
 
     def decide(self, seen: Seen, legal: Sequence[Action]) -> Action | None:
-        """A variant's own decision, by what its actions are for: the route to
-        close that the seat can best spare (:meth:`close_value`), else the
-        claim of best gain, else a token worth placing; ``None`` (a legal
-        action at random) when the variant tells nothing."""
+        """A variant's own decision, by what its actions are for: the action that
+        gains most, else the route to close that the seat can best spare
+        (:meth:`close_value`), else the claim of best gain, else a token worth
+        placing; ``None`` (a legal action at random) when the variant tells
+        nothing."""
+        gains = [(a, p.points) for a in legal if isinstance(p := seen.purpose(a), Gains)]
+        if gains:
+            return max(gains, key=lambda g: g[1])[0]  # max keeps the first of equal gains
         closes = [(a, p.route) for a in legal if isinstance(p := seen.purpose(a), ClosesRoute)]
         if closes:
             return max(closes, key=lambda c: (self.close_value(seen, c[1]), -c[1]))[0]

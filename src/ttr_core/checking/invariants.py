@@ -256,20 +256,24 @@ def claims_are_permanent(before: GameState, action: Action, after: GameState) ->
 
 def claim_effect(before: GameState, action: Action, after: GameState) -> Iterator[str]:
     """A claim gives the seat the route and takes exactly its length in cars; a
-    claim a variant makes wait (``ttr_before_claim``) changes no owner, car or hand."""
+    claim a variant makes wait (``ttr_before_claim``) changes no owner, car or
+    hand; a claim made that waits for a decision opened after it
+    (``ttr_after_claim``) is the seat's turn still: the turn count is not up."""
     if type(action) is not ClaimRoute:
         return
     route = before.board.routes[action.route]
     pending = after.pending
-    if (
+    waits = (
         pending is not None
         and pending.player == action.player
         and pending.kind not in frozenset(PendingKind)
-        and before.rules.before_claim
-    ):
+    )
+    if waits and after.owners[route.id] == UNCLAIMED and before.rules.before_claim:
         if after.owners != before.owners or after.players != before.players:
             yield f"{action!r} waits for a decision but changed owners or players already"
         return
+    if waits and after.turn != before.turn:
+        yield f"{action!r} waits for a decision after the claim, but the turn ended"
     if after.owners[route.id] != action.player:
         yield f"{action!r} left route {route.id} owned by {after.owners[route.id]}"
     cars = before.players[action.player].cars - after.players[action.player].cars

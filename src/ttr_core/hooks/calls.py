@@ -17,9 +17,7 @@ from typing import Any
 from ttr_core.hooks import checks as hookcheck
 from ttr_core.model.actions import Action, ClaimRoute
 from ttr_core.model.declarations import (
-    BuildsToken,
-    ClaimsRoute,
-    ClosesRoute,
+    ActionPurpose,
     NonSeatOwner,
     RouteStyle,
     Token,
@@ -75,11 +73,23 @@ def run_setup(rules: GameRules, state: GameState) -> GameState:
 
 
 def run_after_claim(rules: GameRules, state: GameState, player: int, route: int) -> GameState:
-    """Run the ``ttr_after_claim`` chain."""
+    """Run the ``ttr_after_claim`` chain.
+
+    A link may open a decision of the seat deciding the claim (checked:
+    :func:`~ttr_core.hooks.checks.after_claim_decision`); the claim's turn
+    then waits for it, and the next links run on the state that waits.
+    """
     full = hookcheck.STRICT[0]
+    deciding = state.pending
+    opened = None
     for impl in rules.after_claim:
+        before = state.pending
         result = impl(state, player, route)
         state = hookcheck.state_result(impl, state, result, full=full)
+        pending = state.pending
+        if pending is not before and pending != before:
+            hookcheck.after_claim_decision(impl, deciding, pending, opened)
+            opened = impl
     return state
 
 
@@ -336,7 +346,7 @@ def run_route_styles(rules: GameRules) -> list[RouteStyle]:
 
 def run_agent_action_purpose(
     rules: GameRules, view: PlayerView, action: Action
-) -> ClaimsRoute | BuildsToken | ClosesRoute | None:
+) -> ActionPurpose | None:
     """What ``action`` is for, as the first variant that knows tells bots
     (``ttr_agent_action_purpose``); ``None`` when none does."""
     for impl in rules.agent_action_purpose:

@@ -32,9 +32,11 @@ from ttr_core.model.declarations import (
     LOCATION,
     OPTION_TYPES,
     ROUTE,
+    ActionPurpose,
     BuildsToken,
     ClaimsRoute,
     ClosesRoute,
+    Gains,
     MapField,
     NonSeatOwner,
     RouteStyle,
@@ -290,6 +292,28 @@ def claim_waits(impl: HookImpl, before: GameState, claim: Action, result: object
     return result
 
 
+def after_claim_decision(
+    impl: HookImpl, deciding: Pending | None, now: Pending | None, opened: HookImpl | None
+) -> None:
+    """A ``ttr_after_claim`` answer that changed the pending decision: it must open a
+    decision of the variant's own kind for the seat deciding the claim
+    (``deciding``), and no decision another variant opened after the same claim
+    may be replaced. The turn then waits for the decision (docs/hooks.md)."""
+    if opened is not None:
+        _bad(
+            impl,
+            f"replaced the decision variant {opened.variant!r} opened after the same claim "
+            "(one decision at a time: open yours when that one is settled)",
+        )
+    seat = None if deciding is None else deciding.player
+    if now is None or now.player != seat or now.kind in frozenset(PendingKind):
+        _bad(
+            impl,
+            f"may leave the pending decision as it is or open a variant decision of seat "
+            f"{seat} (the seat deciding the claim: effects.set_pending), not wait for {now!r}",
+        )
+
+
 def check_state(impl: HookImpl, before: GameState, after: GameState) -> None:
     """Everything a hook may not break: board, rules, seats, variant state, card count."""
     if after.board is not before.board or after.rules != before.rules:
@@ -524,12 +548,12 @@ def dealt_tickets(
     return tuple(found)
 
 
-def action_purpose(
-    impl: HookImpl, result: object, routes: int, locations: int
-) -> ClaimsRoute | BuildsToken | ClosesRoute:
+def action_purpose(impl: HookImpl, result: object, routes: int, locations: int) -> ActionPurpose:
     """``ttr_agent_action_purpose``: a purpose naming a route or location id of the
-    board, with finite costs and a whole number of wilds from 0."""
-    if isinstance(result, ClaimsRoute | ClosesRoute):
+    board, with finite costs and gains and a whole number of wilds from 0."""
+    if isinstance(result, Gains):
+        pass
+    elif isinstance(result, ClaimsRoute | ClosesRoute):
         if type(result.route) is not int or not 0 <= result.route < routes:
             _bad(impl, f"named route {_kind(result.route)}: a route id is 0 to {routes - 1}")
     elif isinstance(result, BuildsToken):
@@ -537,9 +561,9 @@ def action_purpose(
         if type(where) is not int or not 0 <= where < locations:
             _bad(impl, f"named location {_kind(where)}: a location id is 0 to {locations - 1}")
     else:
-        wanted = "ClaimsRoute, BuildsToken, ClosesRoute or None"
+        wanted = "ClaimsRoute, BuildsToken, ClosesRoute, Gains or None"
         _bad(impl, f"must return {wanted}, not {_kind(result)}")
-    for name in ("extra_cost", "cost"):
+    for name in ("extra_cost", "cost", "points"):
         cost = getattr(result, name, 0.0)
         if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost):
             _bad(impl, f"returned {name} {_kind(cost)}: costs are finite numbers")

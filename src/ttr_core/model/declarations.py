@@ -179,5 +179,16 @@ class ClosesRoute:
     route: int
 
 
+@attrs.frozen
+class Gains:
+    """What a variant action is for, told to bots (:func:`ttr_agent_action_purpose`):
+    it gains the seat taking it ``points`` (points scored, or what a card, a
+    share or a bonus is worth to it in points; negative for a loss). Of a
+    decision whose actions all tell a gain (a reward chosen after a claim),
+    bots take the one that gains most."""
+
+    points: float
+
+
 #: What :func:`ttr_agent_action_purpose` may tell of an action.
-ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute
+ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute | Gains

@@ -142,11 +142,11 @@ def claim(work: Work, action: ClaimRoute) -> None:
         if waiting is not None:
             work.load(waiting)
             return
-    claim_for(work, action.player, action.route, claim_payment(work.board, action))
-    finish_turn(work, passed=False)
+    if not claim_for(work, action.player, action.route, claim_payment(work.board, action)):
+        finish_turn(work, passed=False)
 
 
-def claim_for(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int]]) -> None:
+def claim_for(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int]]) -> bool:
     """Record ``owner``'s claim of route ``rid`` and run the after-claim chain.
 
     A seat pays ``paid`` (``(card index, count)`` pairs) from its hand into
@@ -154,11 +154,22 @@ def claim_for(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int]])
     that is not a seat pays and places nothing here. Empty slots and too many
     face-up wilds are then dealt with as soon as the discarded cards allow
     (E3/E4). The caller has checked that the claim is allowed.
+
+    Whether the after-claim chain opened a decision (``ttr_after_claim``
+    returned a state waiting for a variant decision of the seat that was
+    deciding): the turn then goes on until the variant settles it and ends
+    the turn itself. Any other change of the pending decision is refused
+    (:class:`PluginError` naming the hook), never dropped.
     """
     record_claim(work, owner, rid, paid)
     rules = work.rules
-    if rules.after_claim:
-        work.run_hook(calls.run_after_claim, owner, rid)
+    if not rules.after_claim:
+        return False
+    before = work.pending
+    work.run_hook(calls.run_after_claim, owner, rid)
+    # The chain checked any change: a variant decision of the deciding seat.
+    after = work.pending
+    return after is not before and after != before
 
 
 def record_claim(work: Work, owner: int, rid: int, paid: Iterable[tuple[int, int]]) -> None:
