@@ -617,3 +617,334 @@ EUROPE_TICKETS = """
 """
 # The long tickets (blue background).
 EUROPE_LONG_TICKETS = [0, 1, 2, 3, 4, 5]
+
+
+# Switzerland: routes (no tolls; the toll column stays empty), the 34 city-to-city
+# tickets and the 12 country tickets; route ids are the reference table's numbers
+# minus one. Ticket ids: the city-to-city tickets first (0-33, in the reference's
+# order), then the city-to-country tickets (34-37) and the country-to-country
+# tickets, two copies of each on consecutive ids (38-45). The tunnels and the
+# countries' border points are locked by the lists below.
+SWITZERLAND_ROUTES = """
+0|Olten|Zürich|white|3||
+1|St. Gallen|Zürich|black|4||
+2|Baden|Zürich|yellow|1||
+3|Winterthur|Zürich|blue|1|1|
+4|Winterthur|Zürich|purple|1|1|
+5|Schaffhausen|Winterthur|white|1|2|
+6|Schaffhausen|Winterthur|black|1|2|
+7|Kreuzlingen|Winterthur|yellow|2||
+8|St. Gallen|Winterthur|red|3||
+9|Kreuzlingen|St. Gallen|green|1||
+10|Kreuzlingen|Schaffhausen|purple|3||
+11|Schaffhausen|Zürich|orange|3||
+12|Baden|Olten|purple|2||
+13|Olten|Solothurn|blue|1||
+14|Pfäffikon|Zürich|blue|2||
+15|Pfäffikon|St. Gallen|orange|3||
+16|Zug|Zürich|red|1|3|
+17|Zug|Zürich|green|1|3|
+18|Schwyz|Zug|white|1|4|
+19|Schwyz|Zug|black|1|4|
+20|Pfäffikon|Schwyz|purple|1||
+21|Luzern|Schwyz|blue|1||
+22|Luzern|Zug|orange|1|5|
+23|Luzern|Zug|yellow|1|5|
+24|Luzern|Olten|green|3||
+25|Bern|Luzern|gray|4|6|
+26|Bern|Luzern|gray|4|6|
+27|Bern|Solothurn|black|2||
+28|Bern|Neuchâtel|red|2||
+29|Neuchâtel|Solothurn|green|4||
+30|Neuchâtel|Yverdon|black|2||
+31|Bern|Fribourg|orange|1|7|
+32|Bern|Fribourg|yellow|1|7|
+33|Bern|Interlaken|blue|3||
+34|Fribourg|Lausanne|red|3|8|
+35|Fribourg|Lausanne|purple|3|8|
+36|Interlaken|Luzern|purple|4||
+37|Lausanne|Neuchâtel|gray|4||
+38|Genève|Yverdon|gray|6||
+39|Genève|Lausanne|blue|4|9|
+40|Genève|Lausanne|white|4|9|
+41|Genève|France 2|yellow|1||
+42|Schaffhausen|Deutschland 2|yellow|1||
+43|Kreuzlingen|Deutschland 3|orange|1||
+44|Kreuzlingen|Deutschland 4|white|1||
+45|St. Gallen|Deutschland 5|gray|2||
+46|La Chaux-de-Fonds|Yverdon|yellow|3||
+47|Delémont|La Chaux-de-Fonds|white|3||
+48|Delémont|Solothurn|purple|1||
+49|Basel|Delémont|yellow|2||
+50|Basel|Olten|orange|2||
+51|Baden|Basel|red|3||
+52|Lausanne|Martigny|orange|4||
+53|Martigny|Sion|green|2||
+54|Brig|Sion|black|3||
+55|Brig|Interlaken|white|2||
+56|Brig|Wassen|red|4||
+57|Brig|Locarno|gray|6||
+58|Locarno|Lugano|purple|1||
+59|Bellinzona|Locarno|black|1||
+60|Bellinzona|Lugano|red|1|10|
+61|Bellinzona|Lugano|yellow|1|10|
+62|Bellinzona|Wassen|gray|4|11|
+63|Bellinzona|Wassen|gray|4|11|
+64|Schwyz|Wassen|yellow|2|12|
+65|Schwyz|Wassen|green|2|12|
+66|Chur|Wassen|gray|5||
+67|Brusio|Chur|gray|5||
+68|Chur|Sargans|white|1||
+69|Pfäffikon|Sargans|yellow|3||
+70|Sargans|Vaduz|orange|1||
+71|St. Gallen|Vaduz|blue|2||
+72|Davos|Sargans|black|3||
+73|Chur|Davos|purple|2||
+74|Brusio|Davos|blue|4||
+75|La Chaux-de-Fonds|France 3|green|2||
+76|Delémont|France 4|black|2||
+77|Basel|Deutschland 1|blue|1||
+78|St. Gallen|Österreich 1|gray|4||
+79|Vaduz|Österreich 2|red|1||
+80|Davos|Österreich 3|gray|3||
+81|Davos|Italia 1|gray|3||
+82|Brusio|Italia 2|green|2||
+83|Lugano|Italia 3|white|2||
+84|Locarno|Italia 4|orange|2||
+85|Brig|Italia 5|green|3||
+86|Martigny|France 1|gray|2||
+87|La Chaux-de-Fonds|Neuchâtel|orange|1||
+"""
+# Tunnels (the dark outline around the spaces): the 42 routes 46 to 87.
+SWITZERLAND_TUNNEL_ROUTES = list(range(46, 88))
+# The countries a ticket end may name -> their border points.
+SWITZERLAND_REGIONS = {
+    "France": ["France 1", "France 2", "France 3", "France 4"],
+    "Deutschland": [
+        "Deutschland 1",
+        "Deutschland 2",
+        "Deutschland 3",
+        "Deutschland 4",
+        "Deutschland 5",
+    ],
+    "Österreich": ["Österreich 1", "Österreich 2", "Österreich 3"],
+    "Italia": ["Italia 1", "Italia 2", "Italia 3", "Italia 4", "Italia 5"],
+}
+SWITZERLAND_TICKETS = """
+0|Basel|Bern|5|
+1|Basel|Brig|10|
+2|Basel|St. Gallen|8|
+3|Bern|Chur|10|
+4|Bern|Schwyz|5|
+5|Bern|Lugano|12|
+6|Bern|Zürich|6|
+7|Fribourg|Luzern|5|
+8|Genève|Basel|13|
+9|Genève|Bern|8|
+10|Genève|Sion|10|
+11|Genève|Zürich|14|
+12|Interlaken|Winterthur|7|
+13|Kreuzlingen|Zürich|3|
+14|La Chaux-de-Fonds|Bern|3|
+15|La Chaux-de-Fonds|Luzern|7|
+16|La Chaux-de-Fonds|Zürich|8|
+17|Lausanne|Interlaken|7|
+18|Lausanne|Luzern|8|
+19|Lausanne|St. Gallen|13|
+20|Luzern|Vaduz|6|
+21|Lugano|Chur|10|
+22|Luzern|Zürich|2|
+23|Neuchâtel|Winterthur|9|
+24|Olten|Schaffhausen|5|
+25|Schaffhausen|Martigny|15|
+26|Schaffhausen|St. Gallen|4|
+27|Schaffhausen|Zug|3|
+28|St. Gallen|Brusio|9|
+29|Winterthur|Schwyz|3|
+30|Zürich|Basel|4|
+31|Zürich|Brusio|11|
+32|Zürich|Lugano|9|
+33|Zürich|Vaduz|6|
+"""
+# Country tickets: ``id|a|destination:points,...`` (a destination is a country).
+SWITZERLAND_COUNTRY_TICKETS = """
+34|Bern|France:5,Deutschland:6,Österreich:11,Italia:8
+35|Chur|France:12,Deutschland:6,Österreich:3,Italia:5
+36|Zürich|France:7,Deutschland:3,Österreich:7,Italia:11
+37|Lugano|France:14,Deutschland:12,Österreich:13,Italia:2
+38|France|Deutschland:5,Österreich:14,Italia:11
+39|France|Deutschland:5,Österreich:14,Italia:11
+40|Deutschland|France:5,Österreich:5,Italia:13
+41|Deutschland|France:5,Österreich:5,Italia:13
+42|Österreich|France:14,Deutschland:5,Italia:6
+43|Österreich|France:14,Deutschland:5,Italia:6
+44|Italia|France:11,Deutschland:13,Österreich:6
+45|Italia|France:11,Deutschland:13,Österreich:6
+"""
+
+
+# Nordic Countries: routes (no tolls; the toll column stays empty) and tickets;
+# route and ticket ids are the reference tables' numbers minus one. Two pairs
+# have halves of different lengths (43/44 Kristiansand-Stavanger, 54/55 Mo I
+# Rana-Trondheim). The tunnels and the ferries' locomotive spaces are locked by
+# the lists below.
+NORDIC_ROUTES = """
+0|Ålborg|Århus|purple|1||
+1|Ålborg|Göteborg|gray|2||
+2|Ålborg|Kristiansand|red|2||
+3|Ålborg|Oslo|white|3||
+4|Århus|København|gray|1||
+5|Åndalsnes|Bergen|black|5||
+6|Åndalsnes|Lillehammer|yellow|2||
+7|Åndalsnes|Trondheim|white|2||
+8|Bergen|Oslo|blue|4|1|
+9|Bergen|Oslo|red|4|1|
+10|Bergen|Stavanger|purple|2||
+11|Boden|Kiruna|black|3|2|
+12|Boden|Kiruna|orange|3|2|
+13|Boden|Tornio|green|1||
+14|Boden|Umeå|red|3|3|
+15|Boden|Umeå|white|3|3|
+16|Göteborg|København|black|2||
+17|Göteborg|Norrköping|gray|3||
+18|Göteborg|Örebro|blue|2||
+19|Göteborg|Oslo|orange|2||
+20|Helsinki|Imatra|red|3||
+21|Helsinki|Lahti|black|1||
+22|Helsinki|Stockholm|gray|4|4|
+23|Helsinki|Stockholm|yellow|4|4|
+24|Helsinki|Tallinn|purple|2||
+25|Helsinki|Tampere|orange|1||
+26|Helsinki|Turku|white|1||
+27|Honningsvåg|Kirkenes|green|2||
+28|Honningsvåg|Tromsø|purple|4||
+29|Imatra|Kuopio|purple|2||
+30|Imatra|Lahti|yellow|2||
+31|Kajaani|Kuopio|green|2||
+32|Kajaani|Lieksa|blue|1||
+33|Kajaani|Oulu|yellow|2||
+34|Karlskrona|København|green|2|5|
+35|Karlskrona|København|blue|2|5|
+36|Karlskrona|Norrköping|yellow|3|6|
+37|Karlskrona|Norrköping|white|3|6|
+38|Kirkenes|Murmansk|white|3||
+39|Kirkenes|Rovaniemi|blue|5||
+40|Kiruna|Narvik|purple|1|7|
+41|Kiruna|Narvik|white|1|7|
+42|Kristiansand|Oslo|black|2||
+43|Kristiansand|Stavanger|green|2|8|
+44|Kristiansand|Stavanger|orange|3|8|
+45|Kuopio|Lahti|white|3||
+46|Kuopio|Lieksa|black|1||
+47|Kuopio|Oulu|gray|3||
+48|Kuopio|Vaasa|gray|4||
+49|Lahti|Tampere|blue|1||
+50|Lillehammer|Oslo|purple|2||
+51|Lillehammer|Trondheim|orange|3||
+52|Lieksa|Murmansk|gray|9||
+53|Mo I Rana|Narvik|orange|4||
+54|Mo I Rana|Trondheim|green|5|9|
+55|Mo I Rana|Trondheim|red|6|9|
+56|Narvik|Tromsø|yellow|3||
+57|Norrköping|Örebro|gray|2||
+58|Norrköping|Stockholm|red|1|10|
+59|Norrköping|Stockholm|orange|1|10|
+60|Oslo|Örebro|green|2|11|
+61|Oslo|Örebro|yellow|2|11|
+62|Oulu|Rovaniemi|orange|2||
+63|Oulu|Tornio|white|1||
+64|Oulu|Vaasa|black|3||
+65|Örebro|Stockholm|black|2|12|
+66|Örebro|Stockholm|purple|2|12|
+67|Örebro|Sundsvall|orange|4||
+68|Östersund|Sundsvall|green|2||
+69|Östersund|Trondheim|black|2||
+70|Rovaniemi|Tornio|red|1||
+71|Stockholm|Tallinn|green|4||
+72|Stockholm|Sundsvall|gray|4|13|
+73|Stockholm|Sundsvall|gray|4|13|
+74|Stockholm|Turku|blue|3||
+75|Sundsvall|Umeå|yellow|3|14|
+76|Sundsvall|Umeå|purple|3|14|
+77|Sundsvall|Vaasa|blue|3||
+78|Tampere|Turku|red|1||
+79|Tampere|Vaasa|purple|2||
+80|Vaasa|Umeå|gray|1||
+"""
+# Tunnels (the dark outline around the spaces).
+NORDIC_TUNNEL_ROUTES = [6, 8, 9, 40, 41, 43, 50, 51, 54, 69]
+# Ferries: route id -> locomotive spaces (30 in all, on 24 routes).
+NORDIC_FERRY_LOCOMOTIVES = {
+    1: 1,
+    2: 1,
+    3: 1,
+    4: 1,
+    5: 2,
+    7: 1,
+    10: 1,
+    16: 1,
+    22: 2,
+    23: 1,
+    24: 1,
+    27: 1,
+    28: 2,
+    34: 1,
+    35: 1,
+    38: 1,
+    44: 1,
+    53: 2,
+    55: 2,
+    56: 1,
+    71: 2,
+    74: 1,
+    77: 1,
+    80: 1,
+}
+NORDIC_TICKETS = """
+0|Ålborg|Norrköping|5|
+1|Ålborg|Umeå|11|
+2|Århus|Lillehammer|6|
+3|Bergen|København|8|
+4|Bergen|Narvik|16|
+5|Bergen|Tornio|17|
+6|Bergen|Trondheim|7|
+7|Göteborg|Åndalsnes|6|
+8|Göteborg|Oulu|12|
+9|Göteborg|Turku|7|
+10|Helsinki|Bergen|12|
+11|Helsinki|Kirkenes|13|
+12|Helsinki|Kiruna|10|
+13|Helsinki|København|10|
+14|Helsinki|Lieksa|5|
+15|Helsinki|Östersund|8|
+16|København|Murmansk|24|
+17|København|Narvik|18|
+18|København|Oulu|14|
+19|Kristiansand|Mo I Rana|12|
+20|Narvik|Murmansk|12|
+21|Narvik|Tallinn|13|
+22|Norrköping|Boden|11|
+23|Örebro|Kuopio|10|
+24|Oslo|Helsinki|8|
+25|Oslo|Honningsvåg|21|
+26|Oslo|København|4|
+27|Oslo|Mo I Rana|10|
+28|Oslo|Stavanger|4|
+29|Oslo|Stockholm|4|
+30|Oslo|Vaasa|9|
+31|Stavanger|Karlskrona|8|
+32|Stavanger|Rovaniemi|18|
+33|Stockholm|Bergen|8|
+34|Stockholm|Imatra|7|
+35|Stockholm|Kajaani|10|
+36|Stockholm|København|6|
+37|Stockholm|Tromsø|17|
+38|Stockholm|Umeå|7|
+39|Sundsvall|Lahti|6|
+40|Tampere|Boden|6|
+41|Tampere|Kristiansand|10|
+42|Tampere|Tallinn|3|
+43|Tornio|Imatra|6|
+44|Tromsø|Vaasa|11|
+45|Turku|Trondheim|10|
+"""

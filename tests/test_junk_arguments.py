@@ -262,6 +262,8 @@ def _calls(w: World) -> list[Call]:
         Call("end_turn", ttr_core.end_turn, (state,)),
         Call("final_scores", ttr_core.final_scores, (over,)),
         Call("score_sheets", ttr_core.score_sheets, (state,)),
+        Call("ticket_outcomes", ttr_core.ticket_outcomes, (state, 0)),
+        Call("ticket_ends", ttr_core.ticket_ends, (state,)),
         Call("player_view", ttr_core.player_view, (state, 0)),
         Call("describe", ttr_core.describe, (state, action, None)),
         Call("describe_ending", ttr_core.describe_ending, (over,)),
@@ -371,6 +373,14 @@ def _calls(w: World) -> list[Call]:
         Call("ClaimsRoute", ttr_core.ClaimsRoute, (3, 0.5, 1)),
         Call("BuildsToken", ttr_core.BuildsToken, (3, 4.0)),
         Call("ClosesRoute", ttr_core.ClosesRoute, (3,)),
+        Call("Gains", ttr_core.Gains, (2.0,)),
+        Call("TicketGoal", ttr_core.TicketGoal, ((1, 2), 4, "Beta")),
+        Call("TicketEnds", ttr_core.TicketEnds, ((0,), (ttr_core.TicketGoal((1,), 4, "B"),), 4)),
+        Call(
+            "TicketEnds.scored",
+            ttr_core.TicketEnds((0,), (ttr_core.TicketGoal((1,), 4, "B"),), 4).scored,
+            ([0, 0, 1],),
+        ),
         Call("Token", ttr_core.Token, (3, 0, "station")),
         Call("RouteStyle", ttr_core.RouteStyle, (3, True, 1, "tunnel", "tunnel: outlined")),
         Call("ScoreLine", ttr_core.ScoreLine, ("x", "X", 1, None, (), "all")),
@@ -383,6 +393,7 @@ def _calls(w: World) -> list[Call]:
         Call("GameRules.title", nl.rules.title, ("longest_route", "Longest path")),
         Call("Board.location", board.location, ("Soho",)),
         Call("Board.location_id", board.location_id, ("Soho",)),
+        Call("Board.places", board.places, ("Soho",)),
         Call("Board.card_index", board.card_index, ("red",)),
         # the plugin authors' helpers (ttr_core.effects) and the bots by name
         Call("effects.draw_cards", effects.draw_cards, (state, seat, 1)),
@@ -476,7 +487,8 @@ def calls(world: World) -> Iterator[dict[str, Call]]:
 CALL_NAMES = [
     "new_game", "new_game files=False", "legal_actions", "apply", "is_over", "end_game",
     "end_turn", "final_scores",
-    "score_sheets", "player_view", "describe", "describe_ending", "seat_status", "read_json",
+    "score_sheets", "ticket_outcomes", "ticket_ends", "player_view", "describe",
+    "describe_ending", "seat_status", "read_json",
     "player_score_sheets", "determinize",
     "non_seat_owners", "random_playout", "Playout", "Playout.new", "Playout.apply",
     "utilities", "rank_bonus", "connected_components",
@@ -494,9 +506,10 @@ CALL_NAMES = [
     "variant_options", "register_variant", "unregister_variant", "rescan_entry_points",
     "set_strict", "is_strict", "Hand", "KeepTickets", "DrawBlind", "DrawFaceUp", "ClaimRoute",
     "DrawTickets", "Pass", "MapField", "VariantOption", "NonSeatOwner", "ActionTemplate",
-    "ScoreLine", "ClaimsRoute", "BuildsToken", "ClosesRoute", "Token", "RouteStyle",
+    "ScoreLine", "ClaimsRoute", "BuildsToken", "ClosesRoute", "Gains", "TicketGoal",
+    "TicketEnds", "TicketEnds.scored", "Token", "RouteStyle",
     "GameState.owner", "GameState.is_seat", "GameState.variant", "GameState.with_variant",
-    "GameRules.option", "GameRules.title", "Board.location", "Board.location_id",
+    "GameRules.option", "GameRules.title", "Board.location", "Board.location_id", "Board.places",
     "Board.card_index", "effects.draw_cards", "effects.take_face_up", "effects.discard_cards",
     "effects.claim_route", "effects.claim_error", "effects.draw_tickets",
     "effects.return_tickets", "effects.give_tickets", "effects.offer_tickets",
@@ -511,7 +524,7 @@ NOT_CALLED = {
     "Location", "MapProblem", "MapRules", "Pending", "PendingKind", "PlayerState", "PlayerView",
     "SeatStatus",
     "PlayoutResult", "Provenance", "Reason", "RecordFile", "Route", "ScoreSheet", "SeatView",
-    "Termination", "Ticket", "effects", "hookimpl",
+    "Termination", "Ticket", "TicketOutcome", "effects", "hookimpl",
 }  # fmt: skip
 
 

@@ -207,7 +207,7 @@ def test_table_problems_carry_the_line_of_their_key_or_header() -> None:
             ("format = 1", "format = 2"),
             ('name = "Small Test Map"', 'title = "Small Test Map"'),
             ("wild = 6", "wilds = 6"),
-            ("max_face_up_wilds = 1", "max_face_up_wilds = 3"),
+            ("max_face_up_wilds = 1", "max_face_up_wilds = 4"),
             ('returned = "bottom"', 'returned = "sideways"'),
             ("2 = 2", '2 = "two"'),
             ("routes = 4", "routes = 5"),
@@ -232,8 +232,17 @@ def test_table_problems_carry_the_line_of_their_key_or_header() -> None:
             "unknown key 'wilds' (expected one of: colors, wild, wild_name); did you mean 'wild'?",
         ),
         (8, "[cards]", "missing 'wild' (a whole number ≥ 0)"),
-        (16, "[rules]", "max_face_up_wilds must be smaller than display_size"),
-        (25, "[rules.tickets]", "'returned' must be one of ('bottom', 'discard'), not 'sideways'"),
+        (
+            16,
+            "[rules]",
+            "max_face_up_wilds must be at most display_size (equal: the display is never "
+            "laid out again for its wilds)",
+        ),
+        (
+            25,
+            "[rules.tickets]",
+            "'returned' must be one of ('bottom', 'discard', 'box'), not 'sideways'",
+        ),
         (29, "[rules.route_points]", "points for length 2 must be a whole number"),
         (45, "route 3", "length 2 has no entry in [rules.route_points]"),
         (43, "route 1", "length 2 has no entry in [rules.route_points]"),
@@ -241,7 +250,8 @@ def test_table_problems_carry_the_line_of_their_key_or_header() -> None:
         (
             57,
             "[fields.tickets]",
-            "field 'neutral': kind must be one of bool, int, str, location, route, not 'path'",
+            "field 'neutral': kind must be one of bool, int, str, location, route, list[int], "
+            "list[str], list[location], not 'path'",
         ),
         (
             59,
@@ -263,8 +273,7 @@ def test_missing_tables_and_lists_have_the_line_of_what_is_there() -> None:
         31,
         "file",
         "unknown key 'extras' (expected one of: board, cards, components, fields, format, map, "
-        "provenance, "
-        "rules)",
+        "provenance, regions, rules, variants)",
     ) in summary(problems)
     assert (12, "[rules]", "missing table [route_points]") in summary(problems)
     assert (47, "[board]", "'tickets' must be a non-empty list of tables") in summary(problems)
@@ -372,7 +381,8 @@ def test_strings_comments_and_nesting_do_not_fool_the_line_numbers() -> None:
         (
             38,
             "[fields.tickets]",
-            "field 'via3': kind must be one of bool, int, str, location, route, not 'rout'; "
+            "field 'via3': kind must be one of bool, int, str, location, route, list[int], "
+            "list[str], list[location], not 'rout'; "
             "did you mean 'route'?",
         ),
         (
@@ -394,13 +404,13 @@ def test_strings_comments_and_nesting_do_not_fool_the_line_numbers() -> None:
         (
             54,
             "ticket 0",
-            "unknown field 'via' (expected one of: a, b, id, neutral, points, via2); "
+            "unknown field 'via' (expected one of: a, b, id, neutral, points, to, via2); "
             "did you mean 'via2'?",
         ),
         (
             55,
             "ticket 1",
-            "unknown field 'via' (expected one of: a, b, id, neutral, points, via2); "
+            "unknown field 'via' (expected one of: a, b, id, neutral, points, to, via2); "
             "did you mean 'via2'?",
         ),
         (55, "ticket 1", "'points' must be a whole number ≥ 1, not 0"),
@@ -429,7 +439,7 @@ def test_a_place_the_scanner_cannot_tell_has_no_line() -> None:
     assert (
         21,
         "[rules.tickets]",
-        "'returned' must be one of ('bottom', 'discard'), not 'never'",
+        "'returned' must be one of ('bottom', 'discard', 'box'), not 'never'",
     ) in found
     assert_line_holds(text, 21, 'returned = "never"')
 
@@ -572,8 +582,9 @@ def test_unknown_keys_and_fields_suggest_the_closest() -> None:
         14,
         "[rules]",
         "unknown key 'starting_hnd' (expected one of: both_pair_routes_min_players, "
-        "cars_per_player, display_size, end_trigger_cars, max_face_up_wilds, route_points, "
-        "start_scores, starting_hand, tickets, titles); did you mean 'starting_hand'?",
+        "cards, cars_per_player, display_size, end_trigger_cars, max_face_up_wilds, "
+        "route_points, start_scores, starting_hand, tickets, titles); did you mean "
+        "'starting_hand'?",
     ) in found
     assert (
         24,
@@ -677,7 +688,8 @@ def test_a_field_kind_suggests_the_closest() -> None:
     assert (problem.line, problem.entry, problem.message) == (
         57,
         "[fields.routes]",
-        "field 'scenic': kind must be one of bool, int, str, location, route, not 'boolean'; "
+        "field 'scenic': kind must be one of bool, int, str, location, route, list[int], "
+        "list[str], list[location], not 'boolean'; "
         "did you mean 'bool'?",
     )
 

@@ -493,7 +493,6 @@ BREAKAGES = [
         ],
         [
             ("pair 2", "routes 5 and 6 join different locations"),
-            ("pair 2", "routes 5 and 6 differ in length"),
         ],
     ),
     Breakage(
@@ -577,7 +576,12 @@ BREAKAGES = [
     Breakage(
         "tickets returned sideways",
         [('returned = "discard"', 'returned = "sideways"')],
-        [("[rules.tickets]", "'returned' must be one of ('bottom', 'discard'), not 'sideways'")],
+        [
+            (
+                "[rules.tickets]",
+                "'returned' must be one of ('bottom', 'discard', 'box'), not 'sideways'",
+            )
+        ],
     ),
     Breakage(
         "reserved colour name",
@@ -586,8 +590,14 @@ BREAKAGES = [
     ),
     Breakage(
         "too many face-up wilds allowed",
-        [("max_face_up_wilds = 1", "max_face_up_wilds = 3")],
-        [("[rules]", "max_face_up_wilds must be smaller than display_size")],
+        [("max_face_up_wilds = 1", "max_face_up_wilds = 4")],
+        [
+            (
+                "[rules]",
+                "max_face_up_wilds must be at most display_size (equal: the display is never "
+                "laid out again for its wilds)",
+            )
+        ],
     ),
     Breakage(
         "too few cards to deal",

@@ -36,6 +36,8 @@ CONFIGS = [
     ("usa", 2),
     ("amsterdam", 2),
     ("europe", 2),  # its default variants: tunnels, ferries, stations, long tickets, Express
+    ("switzerland", 2),  # country tickets, tunnels, locomotives only on tunnels
+    ("nordiccountries", 3),  # ferries, substitute cards (their own actions), the Globetrotter
     *([("usa", 5), ("newyork", 4), ("amsterdam", 4), ("europe", 5)] if HEAVY else []),
 ]
 

@@ -55,6 +55,10 @@ CONFIGS = [
     ("amsterdam", 4),
     ("europe", 2),  # its default variants: tunnels, ferries, stations, long tickets, Express
     ("europe", 5),
+    ("switzerland", 2),
+    ("switzerland", 3),
+    ("nordiccountries", 2),
+    ("nordiccountries", 3),
 ]
 IDS = [f"{m}-{p}" for m, p in CONFIGS]
 

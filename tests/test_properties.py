@@ -123,6 +123,10 @@ CONFIGS: list[tuple[str, tuple[str, ...], tuple[int, ...], int]] = [
         (2, 3, 4, 5),
         12,  # long games (about 350 actions each); the plugins' own files play more
     ),
+    ("switzerland", ("tunnels", "longest_route"), (2, 3), 20),
+    ("switzerland", (), (2, 3), 15),
+    ("nordiccountries", ("tunnels", "ferries", "substitutes", "globetrotter"), (2, 3), 20),
+    ("nordiccountries", (), (2, 3), 15),
 ]
 RUNS = [
     pytest.param(m, v, p, n, id=f"{m}-{'+'.join(v) or 'none'}-{p}p")

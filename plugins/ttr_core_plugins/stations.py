@@ -56,12 +56,14 @@ from ttr_core import (
     Reason,
     ScoreLine,
     ScoreSheet,
+    TicketEnds,
     Token,
     VariantOption,
     connected_components,
     effects,
     hookimpl,
     payment_options,
+    ticket_ends,
 )
 
 #: The variant name this plugin is registered under.
@@ -129,7 +131,9 @@ def station_routes(state: GameState, seat: int) -> tuple[int | None, ...]:
     if not mine:
         return ()
     player = state.players[seat]
-    return _choose(state.board, state.owners, seat, mine, player.routes, player.tickets)
+    ends = ticket_ends(state)
+    held = tuple(ends[t] for t in player.tickets)
+    return _choose(state.board, state.owners, seat, mine, player.routes, held)
 
 
 @functools.lru_cache(maxsize=16)
@@ -158,19 +162,16 @@ def _choose(
     seat: int,
     locations: tuple[int, ...],
     routes: tuple[int, ...],
-    tickets: tuple[int, ...],
+    tickets: tuple[TicketEnds, ...],
 ) -> tuple[int | None, ...]:
     """EU3: the route (or ``None``) each station at ``locations`` lends ``seat``,
-    chosen for the most ticket points, then the most tickets completed."""
+    chosen for the most ticket points, then the most tickets completed.
+    ``tickets``: the ends of the seat's tickets (``ttr_core.ticket_ends``), so
+    a ticket with several destinations (a region's) counts as the core does."""
     ends = _ends(board)
     root = connected_components(len(board.locations), (ends[r] for r in routes))
-    loc = board.location_id
-    # Only tickets the seat's own routes leave open can change.
-    open_tickets = [
-        (root[loc(t.a)], root[loc(t.b)], t.points)
-        for t in (board.tickets[i] for i in tickets)
-        if root[loc(t.a)] != root[loc(t.b)]
-    ]
+    # Only tickets the seat's own routes leave short of their best can change.
+    open_tickets = [t for t in tickets if t.scored(root)[0] < max(g.points for g in t.goals)]
     nothing: tuple[int | None, ...] = (None,) * len(locations)
     if not open_tickets:
         return nothing
@@ -188,22 +189,31 @@ def _choose(
             if a != b and key not in found:
                 found[key] = (route, a, b)
         options.append([None, *found.values()])
-    best: tuple[int, int] = (0, 0)
+    # What the tickets score with no route lent: a choice must do better.
+    best = _score(open_tickets, root)
     chosen = nothing
     for combination in itertools.product(*options):
         links = [(item[1], item[2]) for item in combination if item is not None]
         if not links:
             continue
+        # Components of the seat's components (links join their roots).
         merged = connected_components(len(board.locations), links)
-        points = count = 0
-        for a, b, value in open_tickets:
-            if merged[a] == merged[b]:
-                points += value
-                count += 1
+        points, count = _score(open_tickets, [merged[r] for r in root])
         if (points, count) > best:
             best = (points, count)
             chosen = tuple(None if item is None else item[0] for item in combination)
     return chosen
+
+
+def _score(tickets: Sequence[TicketEnds], root: Sequence[int]) -> tuple[int, int]:
+    """The ticket points and completed tickets of ``tickets`` with locations in
+    components ``root``."""
+    points = count = 0
+    for ticket in tickets:
+        value, goal = ticket.scored(root)
+        points += value
+        count += goal is not None
+    return points, count
 
 
 def cost_of(state: GameState, seat: int) -> int:

@@ -69,8 +69,11 @@ from ttr_core.model.actions import (
 )
 from ttr_core.model.board import GRAY, WILD, Board, Location, MapRules, Provenance, Route, Ticket
 from ttr_core.model.declarations import (
+    INTS,
     LOCATION,
+    LOCATIONS,
     ROUTE,
+    STRS,
     ActionTemplate,
     BuildsToken,
     ClaimsRoute,
@@ -79,6 +82,8 @@ from ttr_core.model.declarations import (
     MapField,
     NonSeatOwner,
     RouteStyle,
+    TicketEnds,
+    TicketGoal,
     Token,
     VariantOption,
 )
@@ -109,6 +114,7 @@ from ttr_core.rules.scoring import (
 )
 from ttr_core.rules.setup import new_game
 from ttr_core.rules.status import SeatStatus, seat_status
+from ttr_core.rules.tickets import TicketOutcome, ticket_ends, ticket_outcomes
 from ttr_core.rules.views import non_seat_owners, player_view
 from ttr_core.search.playout import Playout
 from ttr_core.search.simulate import PlayoutResult, random_playout
@@ -116,8 +122,11 @@ from ttr_core.search.simulate import PlayoutResult, random_playout
 __all__ = [
     "GENERATED",
     "GRAY",
+    "INTS",
     "LOCATION",
+    "LOCATIONS",
     "ROUTE",
+    "STRS",
     "WILD",
     "Action",
     "ActionSpace",
@@ -173,6 +182,9 @@ __all__ = [
     "StaleMoveError",
     "Termination",
     "Ticket",
+    "TicketEnds",
+    "TicketGoal",
+    "TicketOutcome",
     "Token",
     "TtrError",
     "TtrWarning",
@@ -234,6 +246,8 @@ __all__ = [
     "set_strict",
     "shortest_spaces",
     "ticket_deck_toml",
+    "ticket_ends",
+    "ticket_outcomes",
     "to_data",
     "to_json",
     "to_jsonl",

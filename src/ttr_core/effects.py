@@ -209,6 +209,23 @@ def claim_route(
     return _not_waiting(state, claim_for(state, owner, route, pairs))
 
 
+def route_error(state: GameState, route: int, owner: int) -> IllegalAction | None:
+    """Why the core refuses ``route`` to ``owner`` whatever is paid, or ``None``.
+
+    The route exists and is free, the double-route rules hold (an owner never
+    holds both routes of a pair; a pair's second route is closed when the
+    game uses one route of a pair) and a seat has the cars: what
+    :func:`claim_route` checks before the payment. For a variant that offers
+    claims paid its own way (substitute cards) and lists only those the core
+    would allow. Returned, not raised. :class:`PluginError` for an ``owner``
+    that is no whole number from 0.
+    """
+    check_state(state)
+    if isinstance(owner, bool) or not isinstance(owner, int) or owner < 0:
+        raise PluginError(f"owner must be a seat or a non-seat owner number, not {show(owner)}")
+    return route_claim_error(state, route, owner)
+
+
 def _not_waiting(before: GameState, after: GameState) -> GameState:
     """``after``, a claim made by :func:`claim_route`, unless the after-claim
     chain opened a decision: the variant that made the claim would go on (and
@@ -369,8 +386,8 @@ def _drawn_ticket_ids(state: GameState, tickets: Iterable[int]) -> tuple[int, ..
 
 
 def return_tickets(state: GameState, tickets: Iterable[int]) -> GameState:
-    """Return ``tickets`` as the map says: to the bottom of the ticket deck, or
-    to the ticket discard pile (``[rules.tickets] returned``)."""
+    """Return ``tickets`` as the map says: to the bottom of the ticket deck, to
+    the ticket discard pile, or to the box (``[rules.tickets] returned``)."""
     return attrs.evolve(state, **ticket_return(state, _drawn_ticket_ids(state, tickets)))
 
 

@@ -209,10 +209,9 @@ class HeuristicAgent:
     def ticket_value(self, seen: Seen, kept: Sequence[int], plan: Plan) -> float:
         """The value of keeping ``kept`` (new tickets), given the plan for them and
         the tickets held."""
-        g = seen.g
         value = 0.0
         for ticket in kept:
-            points = g.ticket_points[ticket]
+            points = seen.ticket_points[ticket]
             value += points if ticket in plan.paths else -self.drop_cost * points
         return value - self.space_cost * plan.spaces
 
@@ -334,12 +333,12 @@ class HeuristicAgent:
         value = 0.0
         if not plan.has(g, route) and plan.spaces > seen.cars - g.length[route]:
             # Claimed, it leaves too few cars for the plan: its tickets would fail.
-            value -= 2 * sum(g.ticket_points[t] for t, path in plan.paths.items() if path)
+            value -= 2 * sum(seen.ticket_points[t] for t, path in plan.paths.items() if path)
         for ticket, path in plan.paths.items():
             if path and all(r in (route, partner) for r in path):
-                value += 2 * g.ticket_points[ticket]
+                value += 2 * seen.ticket_points[ticket]
             elif route in path or partner in path:
-                value += g.ticket_points[ticket] * g.length[route] / (2 * len(path) + 2)
+                value += seen.ticket_points[ticket] * g.length[route] / (2 * len(path) + 2)
         return value
 
     def estimate(self, seen: Seen, route: int) -> float:
@@ -471,7 +470,7 @@ class HeuristicAgent:
                 seen.joined = joined
             blocked = self.blocked(seen)
             won = [t for t in after.paths if t not in before.paths and t in blocked]
-            value = 2.0 * sum(g.ticket_points[t] for t in won)
+            value = 2.0 * sum(seen.ticket_points[t] for t in won)
             value -= self.space_cost * max(after.spaces - before.spaces, 0)
         known[location] = value
         return value

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import heapq
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -34,22 +34,30 @@ class Plan:
         return route in self.routes or g.partner[route] in self.routes
 
 
-def shortest_path(seen: Seen, a: int, b: int, cost: Sequence[float]) -> list[int] | None:
-    """The routes of the cheapest path from location ``a`` to ``b`` (``cost`` per
-    route; ``inf`` cuts it), or ``None`` when none is left."""
+def shortest_path(
+    seen: Seen, starts: Iterable[int], goals: Collection[int], cost: Sequence[float]
+) -> list[int] | None:
+    """The routes of the cheapest path from any location of ``starts`` to any of
+    ``goals`` (``cost`` per route; ``inf`` cuts it), or ``None`` when none is
+    left. A ticket's end may be several places (a region)."""
     g = seen.g
     adjacency = g.adjacency
     best = [_INF] * len(adjacency)
     via = [-1] * len(adjacency)
-    best[a] = 0.0
-    heap = [(0.0, a)]
+    heap = []
+    for start in starts:
+        best[start] = 0.0
+        heap.append((0.0, start))
+    heapq.heapify(heap)
     pop, push, inf = heapq.heappop, heapq.heappush, _INF
+    reached = -1
     while heap:
         dist, node = pop(heap)
-        if node == b:
-            break
         if dist > best[node]:
             continue
+        if node in goals:
+            reached = node
+            break
         for route, other in adjacency[node]:
             step = cost[route]
             if step == inf:
@@ -59,16 +67,34 @@ def shortest_path(seen: Seen, a: int, b: int, cost: Sequence[float]) -> list[int
                 best[other] = total
                 via[other] = route
                 push(heap, (total, other))
-    if best[b] == _INF:
+    if reached < 0:
         return None
     path = []
-    node = b
-    while node != a:
+    node = reached
+    while via[node] >= 0:
         route = via[node]
         path.append(route)
         x, y = g.ends[route]
         node = x if y == node else y
     return path
+
+
+def ticket_path(seen: Seen, ticket: int, cost: Sequence[float]) -> list[int] | None:
+    """The path a plan takes for ``ticket``: to its destination worth most for
+    the cost of reaching it (the first of equal worth), or ``None`` when no
+    destination can be reached."""
+    ends = seen.ends[ticket]
+    if len(ends.goals) == 1:
+        return shortest_path(seen, ends.start, frozenset(ends.goals[0].places), cost)
+    best: tuple[float, list[int]] | None = None
+    for goal in ends.goals:
+        path = shortest_path(seen, ends.start, frozenset(goal.places), cost)
+        if path is None:
+            continue
+        worth = goal.points - sum(cost[r] for r in path)
+        if best is None or worth > best[0]:
+            best = (worth, path)
+    return None if best is None else best[1]
 
 
 def make_plan(seen: Seen, tickets: Sequence[int], cost: Sequence[float], budget: int) -> Plan:
@@ -90,9 +116,8 @@ def _make_plan(
     spaces = 0
     paths: dict[int, tuple[int, ...]] = {}
     dropped: list[int] = []
-    for ticket in sorted(tickets, key=lambda t: (-g.ticket_points[t], t)):
-        a, b = g.ticket_ends[ticket]
-        path = shortest_path(seen, a, b, costs)
+    for ticket in sorted(tickets, key=lambda t: (-seen.ticket_points[t], t)):
+        path = ticket_path(seen, ticket, costs)
         if path is None:
             dropped.append(ticket)
             continue

@@ -22,7 +22,7 @@ from ttr_core.model.actions import (
     ClaimRoute,
 )
 from ttr_core.model.board import GRAY, Board, derive
-from ttr_core.model.declarations import ActionPurpose, ClaimsRoute
+from ttr_core.model.declarations import ActionPurpose, ClaimsRoute, TicketEnds
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.graph import connected_pairs
 from ttr_core.model.scores import END
@@ -30,6 +30,7 @@ from ttr_core.model.state import GameState
 from ttr_core.model.views import PlayerView
 from ttr_core.rules.determinize import determinize
 from ttr_core.rules.engine import apply
+from ttr_core.rules.tickets import ends_of, map_ticket_ends
 
 
 @attrs.frozen(eq=False)
@@ -45,8 +46,9 @@ class BoardGraph:
     points: tuple[int, ...]
     #: Per location: the routes leaving it, as ``(route, other end)``.
     adjacency: tuple[tuple[tuple[int, int], ...], ...]
-    #: Per ticket: its ends and points.
-    ticket_ends: tuple[tuple[int, int], ...]
+    #: Per ticket: its ends as the map gives them (a variant may tell others:
+    #: :attr:`Seen.ends`), and the most points it can win.
+    ticket_ends: tuple[TicketEnds, ...]
     ticket_points: tuple[int, ...]
     #: Card name → index (display slots show names).
     card_index: Mapping[str, int]
@@ -83,6 +85,7 @@ class BoardGraph:
         points = board.rules.route_points
         spaces = shortest_spaces(board)
         joins = sorted(spaces.get((t.a, t.b), 0) for t in board.tickets) or [0]
+        ticket_ends = tuple(map_ticket_ends(board, t) for t in board.tickets)
         graph = cls(
             ends=ends,
             length=tuple(r.length for r in board.routes),
@@ -90,8 +93,8 @@ class BoardGraph:
             partner=tuple(-1 if r.partner is None else r.partner for r in board.routes),
             points=tuple(points.get(r.length, r.length) for r in board.routes),
             adjacency=tuple(tuple(edges) for edges in adjacency),
-            ticket_ends=tuple((loc(t.a), loc(t.b)) for t in board.tickets),
-            ticket_points=tuple(t.points for t in board.tickets),
+            ticket_ends=ticket_ends,
+            ticket_points=tuple(max(goal.points for goal in e.goals) for e in ticket_ends),
             card_index={name: i for i, name in enumerate(board.card_names)},
             wild=board.wild,
             ticket_spaces=joins[len(joins) // 2],
@@ -177,6 +180,14 @@ class Seen:
         self.pipeline = bool(rules.before_claim)
         self._rules = rules
         self._purposes: dict[Action, ActionPurpose | None] = {}
+        #: Each ticket's ends in this game (a variant may tell its own:
+        #: ``ttr_ticket_ends``), and the most points each can win.
+        self.ends = ends_of(rules) if rules.ticket_ends else g.ticket_ends
+        self.ticket_points = (
+            tuple(max(goal.points for goal in e.goals) for e in self.ends)
+            if rules.ticket_ends
+            else g.ticket_points
+        )
         # Who owns what follows from the seats' routes (the same tuples from view
         # to view while unchanged) and the other owners'.
         held_key = (tuple([(other.seat, other.routes) for other in seats]), view.others)
@@ -325,9 +336,9 @@ class Seen:
         return 0.0, 0
 
     def done(self, ticket: int) -> bool:
-        """Whether this seat's routes (:attr:`joined`) join the ticket's ends."""
-        a, b = self.g.ticket_ends[ticket]
-        return self.root[a] == self.root[b]
+        """Whether this seat's routes (:attr:`joined`) complete the ticket (join its
+        start to a destination)."""
+        return self.ends[ticket].scored(self.root)[1] is not None
 
     def open_tickets(self) -> list[int]:
         """The seat's tickets not completed yet."""

@@ -257,8 +257,9 @@ def claims_are_permanent(before: GameState, action: Action, after: GameState) ->
 def claim_effect(before: GameState, action: Action, after: GameState) -> Iterator[str]:
     """A claim gives the seat the route and takes exactly its length in cars; a
     claim a variant makes wait (``ttr_before_claim``) changes no owner, car or
-    hand; a claim made that waits for a decision opened after it
-    (``ttr_after_claim``) is the seat's turn still: the turn count is not up."""
+    hand. (A decision opened after the claim, ``ttr_after_claim``, keeps the
+    turn: the kernel does not end it, and the variant's own transition check
+    states its rule.)"""
     if type(action) is not ClaimRoute:
         return
     route = before.board.routes[action.route]
@@ -272,8 +273,6 @@ def claim_effect(before: GameState, action: Action, after: GameState) -> Iterato
         if after.owners != before.owners or after.players != before.players:
             yield f"{action!r} waits for a decision but changed owners or players already"
         return
-    if waits and after.turn != before.turn:
-        yield f"{action!r} waits for a decision after the claim, but the turn ended"
     if after.owners[route.id] != action.player:
         yield f"{action!r} left route {route.id} owned by {after.owners[route.id]}"
     cars = before.players[action.player].cars - after.players[action.player].cars

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 import attrs
 
+from ttr_core.agents import make_agent
 from ttr_core.checking.invariants import action_bound
 from ttr_core.checking.registry import (
     GamePlay,
@@ -39,6 +40,7 @@ from ttr_core.model.board import Board
 from ttr_core.model.state import GameState
 from ttr_core.rules.engine import apply, legal_actions
 from ttr_core.rules.setup import new_game
+from ttr_core.rules.views import player_view
 from ttr_core.search.outcomes import failure_states, plain_statistics
 
 __all__ = [
@@ -184,6 +186,21 @@ def random_chooser(seed: int) -> Chooser:
     return choose
 
 
+def agents_chooser(names: Sequence[str], players: int, seed: int) -> Chooser:
+    """A chooser playing each seat with a built-in agent (``ttr_core.agents``): seat
+    ``i`` plays ``names[i % len(names)]`` on its own view, all from one
+    generator seeded with ``seed``. ``UnknownAgentError`` for a name no agent has."""
+    seats = [make_agent(names[i % len(names)]) for i in range(players)]
+    rng = random.Random(seed)
+
+    def choose(state: GameState, legal: Sequence[Action]) -> Action:
+        assert state.pending is not None
+        seat = state.pending.player
+        return seats[seat].act(player_view(state, seat), legal, rng)
+
+    return choose
+
+
 # ---------------------------------------------------------------------------
 # Many games: ttr verify
 # ---------------------------------------------------------------------------
@@ -207,6 +224,8 @@ class VerifyReport:
     map_name: str
     variants: tuple[str, ...]
     seed: int
+    #: The agents that played the seats in turn; empty: random play.
+    agents: tuple[str, ...] = ()
     games: Counter[int] = attrs.field(factory=Counter)
     actions: Counter[int] = attrs.field(factory=Counter)
     longest: Counter[int] = attrs.field(factory=Counter)
@@ -286,6 +305,7 @@ def verify(
     only: Iterable[str] | None = None,
     skip: Iterable[str] = (),
     jobs: int = 1,
+    agents: Sequence[str] = (),
 ) -> VerifyReport:
     """Play ``games`` seeded random games (game ``i`` with seed ``seed + i``, the
     player counts taken in turn: ``players``, or every count the configuration
@@ -298,7 +318,17 @@ def verify(
     :func:`~ttr_core.checking.registry.invariant_names`), for one in ``only`` that is
     not checked in games of this configuration, and for an empty ``only``:
     a run that would check nothing asked for is refused, never reported as
-    "no invariant broken"."""
+    "no invariant broken".
+
+    ``agents``: the built-in agents that play the seats, in turn (``("route",
+    "random")``: seat 0 a route bot, seat 1 at random, ...), so that the
+    checks reach what bots play and random play rarely does (long routes
+    claimed, tickets completed); empty (the default), every seat at random.
+    ``UnknownAgentError`` (an ``ArgumentError``... a ``TtrError``) for a name
+    no agent has."""
+    agents = tuple(agents)
+    for name in agents:
+        make_agent(name)
     board = map if isinstance(map, Board) else load_map(map)
     given = None if variants is None else tuple(variants)
     allowed, refused = player_counts(board, given, options)
@@ -307,10 +337,10 @@ def verify(
         raise ValueError(f"no player count can be played: {refused or 'none given'}")
     first = new_game(board, counts[0], seed=0, variants=given, options=options)
     only_names, skip_names = _check_names(first, only, skip)
-    report = VerifyReport(board.id, board.name, first.rules.variants, seed)
+    report = VerifyReport(board.id, board.name, first.rules.variants, seed, agents=agents)
     report.skipped = {p: why for p, why in refused.items() if players is None}
     plan = [(counts[i % len(counts)], seed + i) for i in range(games)]
-    job = _Job(board, given, options, only_names, skip_names)
+    job = _Job(board, given, options, only_names, skip_names, agents)
     if jobs <= 1 or games < 2 * jobs:
         report.merge(job(plan))
         return report
@@ -349,6 +379,7 @@ class _Job:
     options: Mapping[str, Mapping[str, Any]] | None
     only: tuple[str, ...] | None
     skip: tuple[str, ...]
+    agents: tuple[str, ...] = ()
 
     def __call__(self, plan: Sequence[tuple[int, int]]) -> VerifyReport:
         report = VerifyReport(self.board.id, self.board.name, (), 0)
@@ -359,9 +390,10 @@ class _Job:
             )
             if players not in chosen:
                 chosen[players] = invariants_for(state.rules, only=self.only, skip=self.skip)
-            result = play_checked(
-                state, random_chooser(seed), invariants=chosen[players], options=self.options
+            choose = (
+                agents_chooser(self.agents, players, seed) if self.agents else random_chooser(seed)
             )
+            result = play_checked(state, choose, invariants=chosen[players], options=self.options)
             report.add(players, seed, result)
         return report
 
@@ -377,8 +409,9 @@ def print_report(report: VerifyReport, out: TextIO | None = None) -> None:
     variants = ", ".join(report.variants) or "none"
     total = report.total_games
     last = report.seed + total - 1
+    played = f"games of {', '.join(report.agents)}" if report.agents else "random games"
     print(
-        f"{report.map_name} ({report.map}), variants: {variants}: {total} random games "
+        f"{report.map_name} ({report.map}), variants: {variants}: {total} {played} "
         f"(seeds {report.seed}–{last}), every invariant after every action, strict hook checks",
         file=out,
     )
@@ -417,7 +450,8 @@ def print_report(report: VerifyReport, out: TextIO | None = None) -> None:
         print(
             f"    reproduce: ttr verify --map {report.map} --variants "
             f"{','.join(report.variants)!r} --players {failure.players} "
-            f"--seed {failure.seed} --games 1 --records",
+            f"--seed {failure.seed} --games 1 --records"
+            + (f" --agents {','.join(report.agents)}" if report.agents else ""),
             file=out,
         )
 

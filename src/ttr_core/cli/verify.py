@@ -24,8 +24,9 @@ def _verify_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="ttr verify",
-        description="Play seeded random games with every rules invariant checked after every "
-        "action (strict hook checks) and print what was found (docs/testing.md).",
+        description="Play seeded games (at random, or by the built-in bots: --agents) with "
+        "every rules invariant checked after every action (strict hook checks) and print what "
+        "was found (docs/testing.md).",
         epilog="Invariants, for --only and --skip (the core's, then those of the installed "
         f"variants): {', '.join(invariant_names())}.",
     )
@@ -53,6 +54,11 @@ def _verify_parser() -> argparse.ArgumentParser:
     parser.add_argument("--skip", default="", help="comma-separated invariants not to check")
     parser.add_argument(
         "--jobs", type=int, default=1, help="processes sharing the games (default: 1)"
+    )
+    parser.add_argument(
+        "--agents",
+        help="comma-separated agents playing the seats in turn, e.g. route,random (default: "
+        "every seat at random; agents: random, hungry, route, long, onestep)",
     )
     parser.add_argument(
         "--records",
@@ -88,6 +94,7 @@ def _verify(argv: Sequence[str]) -> int:
             only=_names(args.only),
             skip=_names(args.skip) or (),
             jobs=args.jobs,
+            agents=_names(args.agents) or (),
         )
     except (TtrError, OSError, ValueError) as exc:
         print(f"ttr verify: {told(exc)}", file=sys.stderr)

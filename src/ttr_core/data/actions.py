@@ -15,7 +15,7 @@ from ttr_core.data.converter import _CONVERTER, _Bad, _plain_value, _what
 from ttr_core.errors import (
     DataError,
 )
-from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks import declared
 from ttr_core.hooks.manager import installed_plugins, plugins_generation
 from ttr_core.model.actions import (
     Action,
@@ -46,7 +46,7 @@ def _action_tags(generation: int) -> tuple[Mapping[str, type[Action]], Mapping[t
     for plugin in installed_plugins().values():
         impl = plugin.impls.get("ttr_action_types")
         if impl is not None:
-            tags.update(hookcheck.declarations(impl, impl(), "action class"))
+            tags.update(declared.declarations(impl, impl(), "action class"))
     return tags, {cls: tag for tag, cls in tags.items()}
 
 

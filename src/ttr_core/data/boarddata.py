@@ -10,7 +10,8 @@ the same as text)::
      "locations": [{"id": 0, "name": "...", "extra": {...}, "aliases": [], "pos": [0.1, 0.2]}],
      "routes": [{"id": 0, "a": "...", "b": "...", "color": "gray", "length": 2,
                  "pair": null, "partner": null, "extra": {"toll": 0}}],
-     "tickets": [{"id": 0, "a": "...", "b": "...", "points": 7, "extra": {}}],
+     "tickets": [{"id": 0, "a": "...", "b": "...", "points": 7, "extra": {}, "more": []}],
+     "regions": {}, "variant_data": {},
      "rules": {"min_players": 2, ..., "route_points": {"1": 1, "2": 2}, ...}}
 
 Entries carry every field of :class:`Location`, :class:`Route`, :class:`Ticket`
@@ -47,6 +48,8 @@ BOARD_FIELDS = (
     "locations",
     "routes",
     "tickets",
+    "regions",
+    "variant_data",
     "rules",
 )
 

@@ -36,7 +36,7 @@ from ttr_core.data.converter import FORMAT_VERSION
 from ttr_core.data.records import GameRecord
 from ttr_core.data.states import _STATE_KEYS, _STATE_KEYS_ADDED
 from ttr_core.errors import ArgumentError, show
-from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks import declared
 from ttr_core.hooks.manager import installed_plugins
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board, Location, MapRules, Route, Ticket
@@ -217,10 +217,10 @@ class _Builder:
                 raise ArgumentError(f"no installed variant {show(variant)}")
             impl = plugin.impls.get("ttr_action_types")
             if impl is not None:
-                self.actions.update(hookcheck.declarations(impl, impl(), "action class"))
+                self.actions.update(declared.declarations(impl, impl(), "action class"))
             impl = plugin.impls.get("ttr_variant_state_types")
             if impl is not None:
-                self.declared.update(hookcheck.declarations(impl, impl(), "type"))
+                self.declared.update(declared.declarations(impl, impl(), "type"))
 
     # -- named definitions ---------------------------------------------------
 

@@ -43,7 +43,7 @@ from ttr_core.errors import (
     show,
     what,
 )
-from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks import declared
 from ttr_core.hooks.manager import installed_plugins, plugins_generation
 from ttr_core.hooks.resolve import game_rules
 from ttr_core.mapfiles.finding import load_map
@@ -403,7 +403,7 @@ def _declared_types(generation: int, names: tuple[str, ...]) -> tuple[tuple[str,
         impl = None if plugin is None else plugin.impls.get("ttr_variant_state_types")
         if impl is None:
             continue
-        found.update(hookcheck.declarations(impl, impl(), "type"))
+        found.update(declared.declarations(impl, impl(), "type"))
     return tuple(found.items())
 
 

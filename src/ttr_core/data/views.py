@@ -31,7 +31,7 @@ from ttr_core.errors import (
     PluginError,
     TtrError,
 )
-from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks import declared
 from ttr_core.hooks.manager import installed_plugins
 from ttr_core.hooks.resolve import game_rules
 from ttr_core.model.board import Board, FrozenMap
@@ -140,7 +140,7 @@ def _view_types(
         if impl is None:
             found[name] = None
         else:
-            found[name] = hookcheck.declarations(impl, impl(board, players), "type")
+            found[name] = declared.declarations(impl, impl(board, players), "type")
     return found
 
 

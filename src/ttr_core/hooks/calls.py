@@ -16,10 +16,12 @@ from typing import Any
 
 from ttr_core.hooks import checks as hookcheck
 from ttr_core.model.actions import Action, ClaimRoute
+from ttr_core.model.board import Ticket
 from ttr_core.model.declarations import (
     ActionPurpose,
     NonSeatOwner,
     RouteStyle,
+    TicketEnds,
     Token,
 )
 from ttr_core.model.gamerules import GameRules
@@ -241,6 +243,17 @@ def run_ticket_connections(rules: GameRules, state: GameState, seat: int) -> set
     for impl in rules.ticket_connections:
         found.update(hookcheck.ticket_connections(impl, impl(state, seat), routes))
     return found
+
+
+def run_ticket_ends(rules: GameRules, ticket: Ticket) -> TicketEnds | None:
+    """What completes ``ticket``, as the first variant that decides it tells
+    (hook ``ttr_ticket_ends``), or ``None``."""
+    board = rules.board
+    for impl in rules.ticket_ends:
+        result = impl(board, ticket)
+        if result is not None:
+            return hookcheck.ticket_ends(impl, result, len(board.locations))
+    return None
 
 
 def run_tie_break(

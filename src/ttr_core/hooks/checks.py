@@ -16,32 +16,28 @@ so that what a hook may return reads in one place beside its spec.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NoReturn, get_origin
+from typing import Any, NoReturn
 
 import attrs
 
-from ttr_core.errors import ArgumentError, OptionError, PluginError, show
+from ttr_core.errors import ArgumentError, PluginError, show
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.declarations import (
-    LOCATION,
-    OPTION_TYPES,
-    ROUTE,
     ActionPurpose,
     BuildsToken,
     ClaimsRoute,
     ClosesRoute,
     Gains,
-    MapField,
     NonSeatOwner,
     RouteStyle,
+    TicketEnds,
+    TicketGoal,
     Token,
-    VariantOption,
 )
 from ttr_core.model.gamerules import HookImpl
 from ttr_core.model.scores import ScoreLine
@@ -53,8 +49,6 @@ STRICT_ENV = "TTR_STRICT"
 STRICT = [bool(os.environ.get(STRICT_ENV))]
 
 _TABLES = ("locations", "routes", "tickets")
-_TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
-_FIELD_TYPES: tuple[type | str, ...] = (bool, int, str, LOCATION, ROUTE)
 
 
 def set_strict(on: bool = True) -> bool:
@@ -106,66 +100,10 @@ def _hashable(value: object) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# Plugin declarations (once per plugin)
+# Problem messages and answers
 # ---------------------------------------------------------------------------
 
 
-def map_fields(impl: HookImpl, result: object) -> tuple[MapField, ...]:
-    """``ttr_map_fields``: MapFields on a known table, of a known type, with a matching default."""
-    fields = _sequence(impl, result, "MapField")
-    for field in fields:
-        if not isinstance(field, MapField):
-            _bad(impl, f"must return MapField objects, not {_kind(field)}")
-        if field.table not in _TABLES:
-            _bad(impl, f"declares field {field.name!r} on unknown table {field.table!r}")
-        if field.type not in _FIELD_TYPES:
-            _bad(impl, f"declares field {field.name!r} of unknown type {field.type!r}")
-        if not isinstance(field.name, str) or not field.name.isidentifier():
-            _bad(impl, f"declares a field named {field.name!r}: names are identifiers")
-        if not _valid_default(field):
-            _bad(impl, f"declares field {field.name!r} with a default of the wrong type")
-        if not isinstance(field.needed, bool):
-            _bad(impl, f"declares field {field.name!r} with needed = {_kind(field.needed)}")
-    return tuple(fields)
-
-
-def _valid_default(field: MapField) -> bool:
-    default, kind = field.default, field.type
-    if kind == LOCATION:
-        return default is None or isinstance(default, str)
-    if kind == ROUTE:
-        return default is None or (
-            isinstance(default, tuple)
-            and len(default) == 2
-            and all(isinstance(end, str) for end in default)
-        )
-    assert isinstance(kind, type)
-    return isinstance(default, bool) == (kind is bool) and isinstance(default, kind)
-
-
-def options(impl: HookImpl, result: object) -> tuple[VariantOption, ...]:
-    """``ttr_options``: unique VariantOptions of a supported type with a valid default."""
-    declared = _sequence(impl, result, "VariantOption")
-    seen: set[str] = set()
-    for opt in declared:
-        if not isinstance(opt, VariantOption):
-            _bad(impl, f"must return VariantOption objects, not {_kind(opt)}")
-        if not isinstance(opt.name, str) or not opt.name.isidentifier():
-            _bad(impl, f"declares an option named {opt.name!r}: names are identifiers")
-        if opt.name in seen:
-            _bad(impl, f"declares option {opt.name!r} twice")
-        seen.add(opt.name)
-        if opt.type not in OPTION_TYPES:
-            _bad(impl, f"declares option {opt.name!r} of unsupported type {opt.type!r}")
-        try:
-            option_value(impl.variant, opt, opt.default)
-        except OptionError as exc:
-            _bad(impl, f"declares an invalid default: {exc}")
-    return tuple(declared)
-
-
-#: The most problem messages one call of ``ttr_validate_map``, ``ttr_check_state``
-#: or ``ttr_check_transition`` may give (a generator that never ends is a bug).
 MAX_MESSAGES = 1000
 
 
@@ -213,45 +151,6 @@ def optional_bool(impl: HookImpl, result: object) -> bool | None:
     if result is not None and not isinstance(result, bool):
         _bad(impl, f"must return True, False or None, not {_kind(result)}")
     return result
-
-
-# ---------------------------------------------------------------------------
-# Options given to a game
-# ---------------------------------------------------------------------------
-
-
-def unknown_option(variant: str, name: object, declared: Mapping[str, VariantOption]) -> str:
-    """The message for an option name the variant does not declare."""
-    known = ", ".join(declared) or "none"
-    hint = ""
-    if isinstance(name, str):
-        close = difflib.get_close_matches(name, list(declared), n=1)
-        if close:
-            hint = f"; did you mean {close[0]!r}?"
-    return f"variant {variant!r} has no option {name!r} (its options: {known}){hint}"
-
-
-def option_value(variant: str, opt: VariantOption, value: object) -> Any:
-    """``value`` checked against ``opt`` (an ``int`` is accepted for a ``float``)."""
-    where = f"option {variant}.{opt.name}"
-    kind = opt.type
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        if abs(value) > 2**1023:
-            raise OptionError(f"{where} must be a finite number, not {show(value)}")
-        value = float(value)
-    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
-        raise OptionError(f"{where} must be {_TYPE_NAMES[kind]}, not {_kind(value)}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise OptionError(f"{where} must be a finite number, not {show(value)}")
-    if opt.choices and value not in opt.choices:
-        allowed = ", ".join(repr(c) for c in opt.choices)
-        raise OptionError(f"{where} must be one of {allowed}, not {show(value)}")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if opt.low is not None and value < opt.low:
-            raise OptionError(f"{where} must be at least {opt.low}, not {show(value)}")
-        if opt.high is not None and value > opt.high:
-            raise OptionError(f"{where} must be at most {opt.high}, not {show(value)}")
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -529,6 +428,40 @@ def ticket_connections(impl: HookImpl, result: object, routes: int) -> list[int]
     return found
 
 
+def ticket_ends(impl: HookImpl, result: object, locations: int) -> TicketEnds:
+    """``ttr_ticket_ends``: a :class:`TicketEnds` of the board's location ids,
+    with one goal or more, whole points of at least 1 and a loss of 0 or more."""
+    if not isinstance(result, TicketEnds):
+        _bad(impl, f"must return a ttr_core.TicketEnds or None, not {_kind(result)}")
+
+    def ids(what: str, places: object) -> None:
+        if not isinstance(places, tuple) or not places:
+            _bad(impl, f"returned {what} {_kind(places)}: at least one location id")
+        for place in places:
+            if type(place) is not int or not 0 <= place < locations:
+                _bad(impl, f"returned {what} naming {_kind(place)}: ids are 0 to {locations - 1}")
+
+    ids("a start", result.start)
+    if not isinstance(result.goals, tuple) or not 1 <= len(result.goals) <= MAX_GOALS:
+        _bad(impl, f"returned {_kind(result.goals)} goals: 1 to {MAX_GOALS} TicketGoals")
+    for goal in result.goals:
+        if not isinstance(goal, TicketGoal):
+            _bad(impl, f"returned a goal that is no TicketGoal but {_kind(goal)}")
+        ids("a goal", goal.places)
+        if type(goal.points) is not int or not 1 <= goal.points <= MAX_TICKET_POINTS:
+            _bad(impl, f"returned goal points {_kind(goal.points)}: 1 to {MAX_TICKET_POINTS}")
+        if not isinstance(goal.name, str) or not goal.name or len(goal.name) > 100:
+            _bad(impl, f"returned a goal named {_kind(goal.name)}: a name of 1 to 100 characters")
+    if type(result.lost) is not int or not 0 <= result.lost <= MAX_TICKET_POINTS:
+        _bad(impl, f"returned lost {_kind(result.lost)}: 0 to {MAX_TICKET_POINTS} points")
+    return result
+
+
+#: Most goals of one ticket, and most points a goal wins or a ticket loses.
+MAX_GOALS = 50
+MAX_TICKET_POINTS = 1000
+
+
 def dealt_tickets(
     impl: HookImpl, result: object, deck: tuple[int, ...], count: int
 ) -> tuple[int, ...]:
@@ -759,26 +692,3 @@ def determinized(impl: HookImpl, before: GameState, result: object) -> GameState
 def _ticket_count(player: PlayerState) -> PlayerState:
     """``player`` with its tickets as their number only: what other seats see of them."""
     return attrs.evolve(player, tickets=(len(player.tickets),))
-
-
-def declarations(impl: HookImpl, result: object, what: str) -> dict[str, Any]:
-    """``ttr_action_types`` / ``ttr_variant_state_types``: a mapping whose keys are
-    the variant name or start with it and a dot; ``what`` names the values."""
-    if result is None:
-        return {}
-    if not isinstance(result, Mapping):
-        _bad(impl, f"must return a mapping name → {what}, not {_kind(result)}")
-    prefix = impl.variant + "."
-    for key in result:
-        if not isinstance(key, str) or not (key == impl.variant or key.startswith(prefix)):
-            _bad(impl, f"declared {show(key)}: names start with {prefix!r}")
-    if impl.hook == "ttr_action_types":
-        for key, cls in result.items():
-            if not (isinstance(cls, type) and issubclass(cls, Action) and attrs.has(cls)):
-                _bad(impl, f"declared {key!r} as {show(cls)}, not an attrs subclass of Action")
-    else:
-        for key, kind in result.items():
-            # A class or a type form (tuple[int, ...], int | None): what the converter reads.
-            if not isinstance(kind, type) and get_origin(kind) is None:
-                _bad(impl, f"declared {key!r} as {show(kind)}, not a type")
-    return dict(result)

@@ -34,6 +34,7 @@ from ttr_core.errors import (
     show,
 )
 from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks import declared
 from ttr_core.hooks import specs as hookspecs
 from ttr_core.hooks.specs import ENTRY_POINT_GROUP, PROJECT
 from ttr_core.model.board import Board
@@ -127,10 +128,10 @@ def _inspect(name: str, obj: object) -> Plugin:
         )
     fields: tuple[MapField, ...] = ()
     if "ttr_map_fields" in impls:
-        fields = hookcheck.map_fields(impls["ttr_map_fields"], impls["ttr_map_fields"]())
+        fields = declared.map_fields(impls["ttr_map_fields"], impls["ttr_map_fields"]())
     options: tuple[VariantOption, ...] = ()
     if "ttr_options" in impls:
-        options = hookcheck.options(impls["ttr_options"], impls["ttr_options"]())
+        options = declared.options(impls["ttr_options"], impls["ttr_options"]())
     return Plugin(name, obj, impls, fields, options)
 
 

@@ -22,6 +22,7 @@ from ttr_core.errors import (
     show,
 )
 from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks import declared
 from ttr_core.hooks.manager import (
     TRACE_ENV,
     Plugin,
@@ -54,7 +55,7 @@ def resolve_options(
             )
     resolved = []
     for variant in variants:
-        declared = {opt.name: opt for opt in _plugin(variant).options}
+        offered = {opt.name: opt for opt in _plugin(variant).options}
         values = given.get(variant, {})
         if not isinstance(values, Mapping):
             raise OptionError(
@@ -62,11 +63,11 @@ def resolve_options(
                 f"not {show(values)}"
             )
         for name in values:
-            if name not in declared:
-                raise OptionError(hookcheck.unknown_option(variant, name, declared))
+            if name not in offered:
+                raise OptionError(declared.unknown_option(variant, name, offered))
         chosen = {
-            name: hookcheck.option_value(variant, opt, values.get(name, opt.default))
-            for name, opt in declared.items()
+            name: declared.option_value(variant, opt, values.get(name, opt.default))
+            for name, opt in offered.items()
         }
         resolved.append((variant, tuple(sorted(chosen.items()))))
     return tuple(resolved)
@@ -247,6 +248,7 @@ def _resolve_rules(
         check_transition=impls("ttr_check_transition"),
         action_space=impls("ttr_action_space"),
         ticket_connections=impls("ttr_ticket_connections"),
+        ticket_ends=impls("ttr_ticket_ends"),
         describe_action=impls("ttr_describe_action"),
         tokens=impls("ttr_tokens"),
         route_styles=impls("ttr_route_styles"),

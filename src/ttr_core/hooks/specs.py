@@ -49,13 +49,14 @@ from typing import Any
 import pluggy
 
 from ttr_core.model.actions import Action
-from ttr_core.model.board import Board
+from ttr_core.model.board import Board, Ticket
 from ttr_core.model.declarations import (
     ActionPurpose,
     ActionTemplate,
     MapField,
     NonSeatOwner,
     RouteStyle,
+    TicketEnds,
     Token,
     VariantOption,
 )
@@ -429,6 +430,23 @@ def ttr_ticket_connections(state: GameState, seat: int) -> Iterable[int] | None:
     ``None``. The result for ``seat`` must follow from what ``seat``'s view
     shows (``ttr_player_view``, rebuilt by ``ttr_determinize``): the bots
     compute it on a state dealt from their view.
+    """
+    raise NotImplementedError
+
+
+@hookspec(firstresult=True)
+def ttr_ticket_ends(board: Board, ticket: Ticket) -> TicketEnds | None:
+    """First result: what completes ``ticket`` and what it is worth, if the
+    variant decides it (a ticket whose ends its own fields or map tables
+    give); ``None`` leaves it to the map (``a``, ``b`` and ``points``; the
+    map's regions and tickets with several destinations).
+
+    The core's one ticket check (:func:`ttr_core.ticket_outcomes`: score
+    sheets, their completed/failed counts, the core's tie-break, ``ttr
+    simulate``, the SVG panel, the bots' plans) reads every ticket through
+    it. Asked once per ticket and game configuration: the answer must follow
+    from the board alone. Return a :class:`ttr_core.TicketEnds` whose
+    location ids are the board's, with at least one goal.
     """
     raise NotImplementedError
 

@@ -19,6 +19,7 @@ from ttr_core.errors import (
 from ttr_core.mapfiles.confusables import mixed_scripts, unusual_characters
 from ttr_core.mapfiles.limits import (
     MAX_FIELDS,
+    MAX_LIST_ITEMS,
     MAX_NAME_LENGTH,
     MAX_NAMES,
     MAX_NUMBER,
@@ -29,7 +30,7 @@ from ttr_core.mapfiles.tomllines import Locator, Where
 from ttr_core.model.board import (
     name_key,
 )
-from ttr_core.model.declarations import LOCATION, ROUTE, MapField
+from ttr_core.model.declarations import INTS, LIST_KINDS, LOCATION, LOCATIONS, ROUTE, STRS, MapField
 
 #: Most "did you mean" hints one load computes (each compares with every name).
 _MAX_HINTS = 50
@@ -47,13 +48,16 @@ _FIELD_KINDS: dict[str, type | str] = {
     "str": str,
     LOCATION: LOCATION,
     ROUTE: ROUTE,
+    INTS: INTS,
+    STRS: STRS,
+    LOCATIONS: LOCATIONS,
 }
 
 
 _CORE_ENTRY_KEYS = {
     "locations": {"name", "aliases", "pos"},
     "routes": {"id", "a", "b", "color", "length", "pair"},
-    "tickets": {"id", "a", "b", "points"},
+    "tickets": {"id", "a", "b", "points", "to"},
 }
 
 
@@ -298,6 +302,8 @@ def _field_value(
 ) -> tuple[Any, str | None]:
     """The value to store for a variant field, or an error message."""
     kind = field.type
+    if isinstance(kind, str) and kind in LIST_KINDS:
+        return _list_value(check, field, value, places)
     if kind == LOCATION:
         if not isinstance(value, str) or value not in places.names:
             if isinstance(value, str):
@@ -339,6 +345,27 @@ def _field_value(
         if problem is not None:
             return None, f"field {field.name!r} {problem}"
     return value, None
+
+
+def _list_value(
+    check: _Checker, field: MapField, value: Any, places: _Places
+) -> tuple[Any, str | None]:
+    """A list field's value (an array of its kind's items) as a tuple, or the
+    problem with its first bad item."""
+    assert isinstance(field.type, str)
+    if not isinstance(value, list) or len(value) > MAX_LIST_ITEMS:
+        return None, (
+            f"field {field.name!r} must be a list of at most {MAX_LIST_ITEMS} items "
+            f"({field.type}), not {_show(value)}"
+        )
+    item = MapField(field.table, field.name, LIST_KINDS[field.type], None)
+    stored = []
+    for index, one in enumerate(value):
+        kept, error = _field_value(check, item, one, places)
+        if error is not None:
+            return None, f"{error} (item {index})"
+        stored.append(kept)
+    return tuple(stored), None
 
 
 def _check_extra(

@@ -94,6 +94,22 @@ MAX_FIELDS = 50
 MAX_PROVENANCE_ITEMS = 100
 
 
+#: Most items of a list-valued field (``"list[int]"`` ...) in one entry.
+MAX_LIST_ITEMS = 100
+
+
+#: Most regions (``[regions]``), and most destinations of one ticket (``to``).
+MAX_REGIONS = 50
+
+
+MAX_DESTINATIONS = 12
+
+
+#: Most values (tables, arrays and their items, all counted) in one
+#: ``[variants.<name>]`` table.
+MAX_VARIANT_DATA_ITEMS = 10_000
+
+
 #: The narrowest and the widest board (``[map] aspect``, width ÷ height).
 MIN_ASPECT = 0.1
 

@@ -49,6 +49,7 @@ from ttr_core.mapfiles.places import (
     _parse_tickets,
     _places,
 )
+from ttr_core.mapfiles.regions import parse_regions, parse_variant_data
 from ttr_core.mapfiles.sections import _parse_cards, _parse_rules, _parse_titles
 from ttr_core.mapfiles.ticketgen import generate_tickets
 from ttr_core.mapfiles.tomllines import Where, nesting_problem, toml_error_line
@@ -62,7 +63,18 @@ from ttr_core.model.graph import connected_pairs
 _T = TypeVar("_T")
 
 
-_TOP_KEYS = {"format", "map", "cards", "rules", "components", "fields", "board", "provenance"}
+_TOP_KEYS = {
+    "format",
+    "map",
+    "cards",
+    "rules",
+    "components",
+    "fields",
+    "board",
+    "provenance",
+    "regions",
+    "variants",
+}
 
 
 _PROVENANCE_KEYS = {"summary", "sources", "verified", "unverified"}
@@ -248,7 +260,10 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
     locations = _parse_locations(check, board_data, fields["locations"], places)
     names = {loc.name for loc in locations}
     routes = _parse_routes(check, board_data, fields["routes"], names, colors, rules, places)
-    tickets = _parse_tickets(check, board_data, fields["tickets"], names, places)
+    _check_wild_routes(check, rules.wild_routes, fields["routes"])
+    regions = parse_regions(check, data.get("regions"), places)
+    tickets = _parse_tickets(check, board_data, fields["tickets"], names, places, regions)
+    variant_data = parse_variant_data(check, data.get("variants"))
 
     _check_components(check, data.get("components"), locations, routes, tickets, deck)
     _check_enough_components(
@@ -284,6 +299,8 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
         aspect=aspect,
         titles=titles,
         pieces=pieces or "cars",
+        regions=regions,
+        variant_data=variant_data,
     )
     variant_problems = validate_variant_fields(board)
     if variant_problems:
@@ -294,6 +311,24 @@ def _checked_map(text: str, source: str, stacklevel: int) -> Board:
     if missing > 0:
         board = _with_generated_tickets(board, missing, fields["tickets"], stacklevel + 1)
     return board
+
+
+def _check_wild_routes(
+    check: _Checker, wild_routes: tuple[str, ...], fields: Mapping[str, MapField]
+) -> None:
+    """``[rules.cards] wild_routes`` names route fields that say yes or no: of
+    kind ``bool`` or ``int`` (set: ``true``, or a number above 0)."""
+    for name in wild_routes:
+        field = fields.get(name)
+        if field is None or field.type not in (bool, int):
+            known = sorted(n for n, f in fields.items() if f.type in (bool, int))
+            check.add(
+                "[rules.cards]",
+                f"'wild_routes' names {name!r}, which is no route field of kind bool or int "
+                f"(known: {', '.join(known) or 'none'})" + check.hint(name, known),
+                ("rules", "cards"),
+                "wild_routes",
+            )
 
 
 #: What no map alias may hold or start with: it would read as a path.
@@ -433,12 +468,16 @@ def _doubts(check: _Checker, board: Board) -> list[str]:
     index = board.location_id
     root = connected_pairs(len(board.locations), ((index(r.a), index(r.b)) for r in board.routes))
     for ticket in board.tickets:
-        if root[index(ticket.a)] != root[index(ticket.b)]:
-            at = check.entry_at.get(("ticket", ticket.id))
-            line = None if at is None else check.line(at)
-            message = (
-                f"no chain of routes joins {ticket.a!r} and {ticket.b!r}: "
-                "the ticket can never be completed"
-            )
-            doubts.append(str(MapProblem(board.source, f"ticket {ticket.id}", message, line)))
+        start = {root[place] for place in board.places(ticket.a)}
+        for end, _points in ticket.destinations:
+            if start.isdisjoint(root[place] for place in board.places(end)):
+                at = check.entry_at.get(("ticket", ticket.id))
+                line = None if at is None else check.line(at)
+                message = (
+                    f"no chain of routes joins {ticket.a!r} and {end!r}: "
+                    "the ticket can never be completed"
+                    if not ticket.more
+                    else "that destination can never be reached"
+                )
+                doubts.append(str(MapProblem(board.source, f"ticket {ticket.id}", message, line)))
     return doubts

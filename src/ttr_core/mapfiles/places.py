@@ -11,6 +11,7 @@ from ttr_core.mapfiles.checker import _check_extra, _Checker, _Places, _script_p
 from ttr_core.mapfiles.confusables import skeleton, unusual_characters
 from ttr_core.mapfiles.limits import (
     MAX_ASPECT,
+    MAX_DESTINATIONS,
     MAX_LOCATIONS,
     MAX_NUMBER,
     MAX_POINTS,
@@ -29,6 +30,7 @@ from ttr_core.model.board import (
     Route,
     Ticket,
     name_key,
+    wilds_pay,
 )
 from ttr_core.model.declarations import MapField
 
@@ -237,18 +239,35 @@ def _endpoints(
     at: Where,
     names: set[str],
     places: _Places,
+    regions: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[str, str]:
     a = check.string(item, "a", entry, at)
     b = check.string(item, "b", entry, at)
     for end in (a, b):
-        if end and end not in names:
-            message = places.alias_message(end)
-            if message is None:
-                message = f"unknown location {end!r}{check.closest_place(end, places)}"
-            check.add(entry, message, at)
+        _check_end(check, end, entry, at, names, places, regions)
     if a and a == b:
         check.add(entry, f"both ends are {a!r}", at)
     return a, b
+
+
+def _check_end(
+    check: _Checker,
+    end: str,
+    entry: str,
+    at: Where,
+    names: set[str],
+    places: _Places,
+    regions: Mapping[str, tuple[str, ...]] | None,
+) -> None:
+    """Report ``end`` unless it names a location (or, given ``regions``, a region)."""
+    if not end or end in names or (regions is not None and end in regions):
+        return
+    message = places.alias_message(end)
+    if message is None:
+        message = f"unknown location {end!r}{check.closest_place(end, places)}"
+        if regions:
+            message += f" (nor a region: {', '.join(regions)})"
+    check.add(entry, message, at)
 
 
 def _parse_routes(
@@ -320,8 +339,8 @@ def _parse_routes(
         r1, r2 = (by_id[m] for m in members)
         if {r1[1], r1[2]} != {r2[1], r2[2]}:
             check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} join different locations", last)
-        if r1[4] != r2[4]:
-            check.add(f"pair {pair}", f"routes {r1[0]} and {r2[0]} differ in length", last)
+        # The two routes of a pair may differ in length (Nordic Countries prints
+        # two such pairs): a pair is two routes between the same places.
         partner[r1[0]] = r2[0]
         partner[r2[0]] = r1[0]
     ends_seen: dict[frozenset[str], int] = {}
@@ -348,19 +367,91 @@ def _parse_tickets(
     fields: Mapping[str, MapField],
     names: set[str],
     places: _Places,
+    regions: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[Ticket, ...]:
+    """The tickets: ``a`` and ``b`` name locations or regions; a ticket with
+    several destinations lists them in ``to`` instead of ``b`` and ``points``."""
+    regions = regions or {}
     tickets: list[tuple[Ticket, Where]] = []
     for i, (at, item) in enumerate(_entries(check, board_data, "tickets")):
         ident = check.identifier(item, f"ticket #{i}", at)
         entry = f"ticket {ident}" if ident is not None else f"ticket #{i}"
-        a, b = _endpoints(check, item, entry, at, names, places)
-        points = check.integer(item, "points", entry, at, low=1, high=MAX_POINTS)
+        if "to" in item:
+            a = check.string(item, "a", entry, at)
+            _check_end(check, a, entry, at, names, places, regions)
+            ends = _destinations(check, item, entry, at, names, places, regions)
+            b, points = ends[0] if ends else ("", 0)
+            more = tuple(ends[1:])
+            for key in ("b", "points"):
+                if key in item:
+                    check.add(entry, f"'{key}' and 'to' cannot both be given", at, key)
+            if a and any(end == a for end, _p in ends):
+                check.add(entry, f"{a!r} is both the start and a destination", at, "to")
+        else:
+            a, b = _endpoints(check, item, entry, at, names, places, regions)
+            points = check.integer(item, "points", entry, at, low=1, high=MAX_POINTS)
+            more = ()
+        _check_overlap(check, a, (b, *(end for end, _p in more)), regions, entry, at)
         extra = _check_extra(check, "tickets", item, entry, at, fields, places)
         if ident is not None:
-            tickets.append((Ticket(ident, a, b, points, extra), at))
+            tickets.append((Ticket(ident, a, b, points, extra, more), at))
             check.entry_at.setdefault(("ticket", ident), at)
     _check_ids(check, "ticket", [(t.id, at) for t, at in tickets])
     return tuple(sorted((t for t, _at in tickets), key=lambda t: t.id))
+
+
+def _destinations(
+    check: _Checker,
+    item: Mapping[str, Any],
+    entry: str,
+    at: Where,
+    names: set[str],
+    places: _Places,
+    regions: Mapping[str, tuple[str, ...]],
+) -> list[tuple[str, int]]:
+    """A ticket's ``to``: a list of ``{ b, points }`` tables, each end a location
+    or region named once."""
+    raw = item.get("to")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_DESTINATIONS:
+        check.add(
+            entry,
+            f"'to' must be a list of 1 to {MAX_DESTINATIONS} {{ b, points }} tables, "
+            f"not {_show(raw)}",
+            at,
+            "to",
+        )
+        return []
+    ends: list[tuple[str, int]] = []
+    for index, one in enumerate(raw):
+        where = f"{entry}, destination {index}"
+        if not isinstance(one, Mapping):
+            check.add(where, f"must be a {{ b, points }} table, not {_show(one)}", at, "to")
+            continue
+        check.unknown_keys(one, {"b", "points"}, where, at)
+        end = check.string(one, "b", where, at)
+        _check_end(check, end, where, at, names, places, regions)
+        points = check.integer(one, "points", where, at, low=1, high=MAX_POINTS)
+        if any(end == other for other, _p in ends):
+            check.add(where, f"{end!r} is a destination twice", at, "to")
+        ends.append((end, points))
+    return ends if len(ends) == len(raw) else []
+
+
+def _check_overlap(
+    check: _Checker,
+    a: str,
+    ends: tuple[str, ...],
+    regions: Mapping[str, tuple[str, ...]],
+    entry: str,
+    at: Where,
+) -> None:
+    """A ticket whose start shares a location with a destination is done before
+    anyone plays: reported."""
+    start = set(regions.get(a, (a,)))
+    for end in ends:
+        shared = start & set(regions.get(end, (end,)))
+        if shared and end != a and a and end:
+            check.add(entry, f"{a!r} and {end!r} share {', '.join(sorted(shared))}", at)
 
 
 def _check_components(
@@ -418,18 +509,20 @@ def _check_enough_components(
             f"{ticket_count} tickets cannot deal {rules.start_tickets_dealt} to {most} players",
             ("rules", "tickets"),
         )
-    if rules.max_face_up_wilds >= rules.display_size:
+    if rules.max_face_up_wilds > rules.display_size:
         check.add(
             "[rules]",
-            "max_face_up_wilds must be smaller than display_size",
+            "max_face_up_wilds must be at most display_size (equal: the display is never "
+            "laid out again for its wilds)",
             ("rules",),
             "max_face_up_wilds",
         )
-    most_of_a_colour = max(deck[:-1], default=0) + deck[-1]
     for route in routes:
+        wilds = deck[-1] if wilds_pay(rules, route) else 0
+        most_of_a_colour = max(deck[:-1], default=0) + wilds
         if route.color in colors:
             need = route.length
-            have = deck[colors.index(route.color)] + deck[-1]
+            have = deck[colors.index(route.color)] + wilds
             if have < need:
                 check.add(
                     f"route {route.id}",

@@ -34,11 +34,16 @@ from ttr_core.model.board import (
     MapRules,
 )
 
-_RETURNED = ("bottom", "discard")
+#: Where unkept tickets may go: under the deck, to a discard pile, to the box.
+_RETURNED = ("bottom", "discard", "box")
 
 
-#: Where unkept starting tickets may go: where returned ones may, or the box.
-_START_RETURNED = (*_RETURNED, "box")
+#: Where unkept starting tickets may go: where returned ones may.
+_START_RETURNED = _RETURNED
+
+
+#: ``[rules.cards] face_up_wild``: a face-up wild is the whole draw, or a card.
+FACE_UP_WILD = ("turn", "card")
 
 
 _CARDS_KEYS = {"colors", "wild", "wild_name"}
@@ -55,7 +60,11 @@ _RULES_KEYS = {
     "tickets",
     "route_points",
     "titles",
+    "cards",
 }
+
+
+_CARD_RULE_KEYS = {"wild_routes", "face_up_wild"}
 
 
 _TICKET_RULE_KEYS = {
@@ -255,6 +264,7 @@ def _parse_rules(
             at,
             "end_trigger_cars",
         )
+    wild_routes, face_up_wild = _parse_card_rules(check, rules)
     return MapRules(
         min_players=players[0],
         max_players=players[1],
@@ -278,7 +288,42 @@ def _parse_rules(
         default_variants=default_variants,
         ticket_deck_size=deck_size,
         start_returned_tickets=start_returned,
+        wild_routes=wild_routes,
+        face_up_wild=face_up_wild,
     )
+
+
+def _parse_card_rules(check: _Checker, rules: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
+    """``[rules.cards]``: the route fields on which wilds pay (checked against the
+    route fields once they are known: :func:`check_wild_routes`), and what a
+    face-up wild is."""
+    if "cards" not in rules:
+        return (), "turn"
+    cards = check.table(rules, "cards", "[rules]", ("rules",))
+    at: Where = ("rules", "cards")
+    check.unknown_keys(cards, _CARD_RULE_KEYS, "[rules.cards]", at)
+    wild_routes = check.string_list(cards, "wild_routes", "[rules.cards]", at)
+    if "wild_routes" in cards and not wild_routes:
+        check.add(
+            "[rules.cards]",
+            "'wild_routes' must name at least one route field (leave it out for wilds "
+            "that pay on every route)",
+            at,
+            "wild_routes",
+        )
+    if len(set(wild_routes)) != len(wild_routes):
+        check.add("[rules.cards]", "'wild_routes' names a field twice", at, "wild_routes")
+    face_up_wild = cards.get("face_up_wild", "turn")
+    if face_up_wild not in FACE_UP_WILD:
+        check.add(
+            "[rules.cards]",
+            f"'face_up_wild' must be one of {FACE_UP_WILD}, not {_show(face_up_wild)}"
+            + check.hint(face_up_wild, FACE_UP_WILD),
+            at,
+            "face_up_wild",
+        )
+        face_up_wild = "turn"
+    return wild_routes, face_up_wild
 
 
 def _parse_titles(check: _Checker, rules: Mapping[str, Any]) -> dict[str, str]:

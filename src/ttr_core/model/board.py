@@ -87,6 +87,25 @@ def _frozen_titles(value: Mapping[str, str]) -> Mapping[str, str]:
     return FrozenMap(value)
 
 
+def _frozen_regions(value: Mapping[str, Iterable[str]]) -> Mapping[str, tuple[str, ...]]:
+    return FrozenMap((name, tuple(places)) for name, places in value.items())
+
+
+def frozen_data(value: Any) -> Any:
+    """``value`` (plain TOML or JSON data) made read-only and hashable: mappings
+    as :class:`FrozenMap`, lists as tuples, all the way down."""
+    if isinstance(value, Mapping):
+        return FrozenMap((key, frozen_data(item)) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(frozen_data(item) for item in value)
+    return value
+
+
+def _frozen_variant_data(value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
+    frozen: Mapping[str, Any] = frozen_data(value)
+    return frozen
+
+
 #: attrs field metadata: the field is left out of the map's fingerprint while
 #: it holds its default (:func:`at_default`). A rule added to :class:`MapRules`
 #: later carries it, so every map that does not use the rule keeps its
@@ -159,13 +178,51 @@ class Route:
 
 @attrs.frozen
 class Ticket:
-    """A destination ticket (contract): two locations and a point value."""
+    """A destination ticket (contract): its ends and what it is worth.
+
+    ``a`` and ``b`` name a location each, or a region of the map (any of the
+    region's locations joins that end: :attr:`Board.regions`, Switzerland's
+    countries). ``points`` are won if ``a`` and ``b`` are joined, lost if not.
+
+    A ticket with several destinations (a Swiss country ticket) lists the
+    others in ``more``, as ``(end, points)`` pairs: ``b`` and ``points`` are
+    its first destination. Joined to one or more, it wins the most points of
+    those joined; joined to none, it loses the fewest points of all
+    (:attr:`lost`). :attr:`destinations` lists them all.
+    """
 
     id: int
     a: str
     b: str
     points: int
     extra: Mapping[str, Any] = attrs.field(default=_EMPTY, converter=_frozen_mapping, eq=False)
+    more: tuple[tuple[str, int], ...] = attrs.field(default=(), metadata={OMITTED_AT_DEFAULT: True})
+
+    @property
+    def destinations(self) -> tuple[tuple[str, int], ...]:
+        """Every destination as ``(end, points)``: ``(b, points)`` first, then ``more``."""
+        return ((self.b, self.points), *self.more)
+
+    @property
+    def lost(self) -> int:
+        """The points lost when no destination is joined: the fewest of them."""
+        if not self.more:
+            return self.points
+        return min(points for _end, points in self.destinations)
+
+    @property
+    def label(self) -> str:
+        """The ticket in words: ``"Basel – Bern (5)"``, or with several
+        destinations ``"Lugano – France 13 / Deutschland 13 / Österreich 12 /
+        Italia 2"``."""
+        return self.text(" – ")
+
+    def text(self, dash: str = " – ") -> str:
+        """:attr:`label` with ``dash`` between the ends (``"Bern–Zürich (4)"``)."""
+        if not self.more:
+            return f"{self.a}{dash}{self.b} ({self.points})"
+        sep = " / " if " " in dash else "/"
+        return f"{self.a}{dash}" + sep.join(f"{end} {points}" for end, points in self.destinations)
 
 
 @attrs.frozen
@@ -180,8 +237,9 @@ class MapRules:
         max_face_up_wilds: most wilds the display may show; one more resets it.
         start_tickets_dealt, start_tickets_keep: starting ticket choice.
         draw_tickets, draw_tickets_keep: the ticket draw action.
-        returned_tickets: ``"bottom"`` (of the ticket deck) or ``"discard"``
-            (a ticket discard pile, shuffled into a new deck when it runs out).
+        returned_tickets: ``"bottom"`` (of the ticket deck), ``"discard"``
+            (a ticket discard pile, shuffled into a new deck when it runs out)
+            or ``"box"`` (out of the game: ``GameState.boxed_tickets``).
         route_points: points scored by a route, by length.
         end_trigger_cars: a player ending a turn with this many cars or fewer
             starts the final round.
@@ -200,6 +258,16 @@ class MapRules:
             ``GameState.boxed_tickets``). By default ``returned_tickets``;
             left out of the fingerprint while it is, so maps without the rule
             keep theirs.
+        wild_routes: the route fields on which wild cards pay (``[rules.cards]
+            wild_routes``): a wild pays for a route one of whose fields is set
+            (``True`` or a number above 0: Switzerland's ``tunnel``, Nordic
+            Countries' ``tunnel`` and ``locomotives``); empty (the default)
+            when wilds pay for every route. Elsewhere only the route's colour
+            (or, on a gray route, one colour) pays.
+        face_up_wild: what taking a face-up wild is (``[rules.cards]
+            face_up_wild``): ``"turn"`` (the default, the base rule) — it is
+            the whole draw, and may not be the second card — or ``"card"``, an
+            ordinary card (Switzerland, Nordic Countries).
     """
 
     min_players: int
@@ -223,6 +291,33 @@ class MapRules:
         default=attrs.Factory(_as_returned, takes_self=True),
         metadata={OMITTED_AT_DEFAULT: True},
     )
+    wild_routes: tuple[str, ...] = attrs.field(default=(), metadata={OMITTED_AT_DEFAULT: True})
+    face_up_wild: str = attrs.field(default="turn", metadata={OMITTED_AT_DEFAULT: True})
+
+
+def wilds_pay(rules: MapRules, route: Route) -> bool:
+    """Whether wild cards pay for ``route`` (``[rules.cards] wild_routes``): on
+    every route, or only on those one of whose named fields is set (``True``,
+    or a whole number above 0)."""
+    if not rules.wild_routes:
+        return True
+    for name in rules.wild_routes:
+        value = route.extra.get(name)
+        if value is True or (type(value) is int and value > 0):
+            return True
+    return False
+
+
+#: The card index no card has: what :func:`turn_wild` gives when a face-up wild
+#: is an ordinary card.
+NO_CARD = -1
+
+
+def turn_wild(board: Board) -> int:
+    """The card index whose face-up card is the whole draw and may not be the
+    second card: the wild (``[rules.cards] face_up_wild = "turn"``, the base
+    rule), or :data:`NO_CARD` when a face-up wild is an ordinary card."""
+    return board.wild if board.rules.face_up_wild == "turn" else NO_CARD
 
 
 @attrs.frozen
@@ -275,6 +370,16 @@ class Board:
     #: ``"taxis"``, ``"carts"``, ``"trains"``; ``"cars"`` if the map names none).
     #: A word only, so left out of the map's fingerprint (saves survive it).
     pieces: str = "cars"
+    #: Named sets of locations a ticket end may name (``[regions]``:
+    #: Switzerland's countries, each reached at any of its border points), as
+    #: location names by region name.
+    regions: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_frozen_regions)
+    #: The map's data for its variants (``[variants.<name>]`` tables), by
+    #: variant name: plain TOML values (tables as read-only mappings, arrays as
+    #: tuples), checked by the variant itself (``ttr_validate_map``).
+    variant_data: Mapping[str, Mapping[str, Any]] = attrs.field(
+        factory=dict, converter=_frozen_variant_data
+    )
     #: Card names by index: the colours, then ``"wild"``.
     card_names: tuple[str, ...] = attrs.field(init=False)
     _location_index: Mapping[str, int] = attrs.field(init=False, repr=False)
@@ -311,6 +416,22 @@ class Board:
     def wild(self) -> int:
         """The card index of the wild card."""
         return len(self.colors)
+
+    def places(self, end: str) -> tuple[int, ...]:
+        """The location ids a ticket end stands for: the location ``end``, or
+        every location of region ``end`` (:class:`UnknownName` if neither)."""
+        region = self.regions.get(end) if isinstance(end, str) else None
+        if region is not None:
+            return tuple(self._location_index[name] for name in region)
+        return (self.location_id(end),)
+
+    def wilds_pay(self, route: int) -> bool:
+        """Whether wild cards pay for route id ``route`` (``[rules.cards]
+        wild_routes``: every route, or only those with a named field set).
+        :class:`ArgumentError` for a route id the board has not."""
+        if type(route) is not int or not 0 <= route < len(self.routes):
+            raise ArgumentError(f"no route {show(route)} on map {show(self.id)}")
+        return wilds_pay(self.rules, self.routes[route])
 
     def location_id(self, name: str) -> int:
         """The index of the location with printed name ``name`` (:class:`UnknownName`,

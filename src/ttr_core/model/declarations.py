@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from ttr_core.errors import ArgumentError, what
 from ttr_core.model.actions import Action
 
 #: ``MapField.type`` of a field naming one location of the map.
@@ -24,14 +25,26 @@ LOCATION = "location"
 ROUTE = "route"
 
 
+#: ``MapField.type`` of list-valued fields, stored as tuples: whole numbers,
+#: strings, location names (a route's company logos, a ticket's cities).
+INTS = "list[int]"
+STRS = "list[str]"
+LOCATIONS = "list[location]"
+
+#: The element kind of each list kind.
+LIST_KINDS: dict[str, type | str] = {INTS: int, STRS: str, LOCATIONS: LOCATION}
+
+
 @attrs.frozen
 class MapField:
     """A variant field that map files may carry on their entries.
 
     ``table`` is ``"locations"``, ``"routes"`` or ``"tickets"``; ``name`` the
     key in the entry; ``type`` one of ``bool``, ``int``, ``str``,
-    :data:`LOCATION` or :data:`ROUTE`; ``default`` the value entries without
-    the key get; ``doc`` a sentence for the map format documentation.
+    :data:`LOCATION`, :data:`ROUTE` or a list kind — :data:`INTS`,
+    :data:`STRS`, :data:`LOCATIONS` (``"list[int]"`` ...: a TOML array,
+    stored as a tuple); ``default`` the value entries without the key get;
+    ``doc`` a sentence for the map format documentation.
     ``needed``: the variant cannot be played on a map none of whose entries
     gives the field a value other than its default (tolls on a map without a
     toll): a variant declaring needed fields is refused
@@ -67,6 +80,61 @@ class VariantOption:
     low: float | None = None
     high: float | None = None
     choices: tuple[Any, ...] = ()
+
+
+def _tupled(value: Any) -> Any:
+    """A list as a tuple; anything else as given (checked where it is used:
+    ``ttr_core.hooks.checks.ticket_ends``)."""
+    return tuple(value) if type(value) is list else value
+
+
+@attrs.frozen
+class TicketGoal:
+    """One destination of a ticket as the ticket check reads it: reached when a
+    location of ``places`` (location ids) is joined to the ticket's start,
+    worth ``points`` (whole, at least 1); ``name`` says it to people."""
+
+    places: tuple[int, ...] = attrs.field(converter=_tupled)
+    points: int
+    name: str
+
+
+@attrs.frozen
+class TicketEnds:
+    """What completes a ticket and what it is worth, as the core's one ticket
+    check reads it (``ttr_core.ticket_outcomes``), told by the map or by a
+    variant (hook :func:`ttr_ticket_ends`).
+
+    ``start``: location ids, any of which starts the ticket. ``goals``: its
+    destinations (:class:`TicketGoal`, at least one). Joined to one or more
+    goals, the ticket is completed and wins the most points of those joined;
+    joined to none, it fails and loses ``lost`` points (whole, 0 or more).
+    """
+
+    start: tuple[int, ...] = attrs.field(converter=_tupled)
+    goals: tuple[TicketGoal, ...] = attrs.field(converter=_tupled)
+    lost: int
+
+    def scored(self, root: Sequence[int]) -> tuple[int, TicketGoal | None]:
+        """What the ticket scores when location id ``i`` lies in component
+        ``root[i]`` (``ttr_core.connected_components`` of the routes that
+        count): the most points of the goals joined to the start, and that
+        goal (the first of equal points); ``(-lost, None)`` when none is.
+        ``ArgumentError`` if ``root`` gives no component for a location of the
+        ticket."""
+        try:
+            start = {root[place] for place in self.start}
+            best: TicketGoal | None = None
+            for goal in self.goals:
+                if (best is None or goal.points > best.points) and any(
+                    root[place] in start for place in goal.places
+                ):
+                    best = goal
+        except (IndexError, KeyError, TypeError):
+            raise ArgumentError(
+                f"root must give a component for every location id of the ticket, not {what(root)}"
+            ) from None
+        return (-self.lost, None) if best is None else (best.points, best)
 
 
 @attrs.frozen

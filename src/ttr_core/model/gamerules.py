@@ -123,6 +123,9 @@ class GameRules:
     #: ``ttr_ticket_connections``: called by the ticket check
     #: (``rules.scoring.completed_tickets``).
     ticket_connections: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_ticket_ends``: asked once per ticket by the ticket check
+    #: (``rules.tickets.ticket_ends``), its answers kept in :attr:`derived`.
+    ticket_ends: Impls = attrs.field(repr=False, default=())
     #: ``ttr_describe_action``, ``ttr_tokens`` and ``ttr_route_styles``: words and
     #: pictures, never ``apply``.
     describe_action: Impls = attrs.field(repr=False, default=())
@@ -133,10 +136,15 @@ class GameRules:
     #: ``ttr_deal_tickets``: asked by the starting deal and ``DrawTickets`` (``ticket_draw``).
     deal_tickets: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
+    #: What the rules derive from this rule set once (the ticket check's ends),
+    #: kept here for as long as the rule set lives. Filled by one store of a
+    #: finished value: a race builds the same value twice, never half of one.
+    derived: dict[str, Any] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         values = {(v, name): value for v, opts in self.options for name, value in opts}
         object.__setattr__(self, "_option_map", values)
+        object.__setattr__(self, "derived", {})
 
     def _key(self) -> tuple[str, int, tuple[str, ...], OptionValues]:
         return (self.board.id, self.players, self.variants, self.options)

@@ -623,7 +623,9 @@ def _build(
     names += [f"pending[{kind}]" for kind in CORE_KINDS] + ["pending[other]"]
     names.append("is_over")
     names += [f"hand[{card}]" for card in card_names]
-    ticket_names = [f"{t.id}:{t.a}-{t.b}" for t in board.tickets]
+    ticket_names = [
+        f"{t.id}:{t.a}-{'/'.join(end for end, _p in t.destinations)}" for t in board.tickets
+    ]
     names += [f"my_ticket[{t}]" for t in ticket_names]
     names += [f"offered[{t}]" for t in ticket_names]
     names += ["min_keep", "offer_size"]

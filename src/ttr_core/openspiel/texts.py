@@ -18,8 +18,7 @@ from ttr_core.rules.views import player_view
 
 
 def _ticket(board: Board, ticket: int) -> str:
-    t = board.tickets[ticket]
-    return f"#{ticket} {t.a}-{t.b} ({t.points})"
+    return f"#{ticket} {board.tickets[ticket].text('-')}"
 
 
 def _cards(names: Sequence[str], counts: Iterable[int]) -> str:

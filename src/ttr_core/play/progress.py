@@ -12,6 +12,7 @@ import heapq
 import attrs
 
 from ttr_core import PlayerView
+from ttr_core.rules.tickets import view_ticket_ends
 
 
 @attrs.frozen
@@ -46,13 +47,14 @@ def is_open(view: PlayerView, route: int, owned: dict[int, int], both_pairs: boo
 
 
 def ticket_progress(view: PlayerView, ticket: int, both_pairs: bool) -> Progress:
-    """The viewer's progress on ``ticket``: the cheapest way between its ends
-    over the viewer's routes (free) and open routes (their length)."""
+    """The viewer's progress on ``ticket``: the cheapest way from its start to a
+    destination (any location of a region) over the viewer's routes (free) and
+    open routes (their length)."""
     board = view.board
     owned = owners(view)
     me = view.viewer
-    start = board.location_id(board.tickets[ticket].a)
-    goal = board.location_id(board.tickets[ticket].b)
+    ends = view_ticket_ends(view)[ticket]
+    goals = {place for goal in ends.goals for place in goal.places}
     adjacent: dict[int, list[tuple[int, int]]] = {}
     for route in board.routes:
         a, b = board.location_id(route.a), board.location_id(route.b)
@@ -60,12 +62,14 @@ def ticket_progress(view: PlayerView, ticket: int, both_pairs: bool) -> Progress
         adjacent.setdefault(b, []).append((route.id, a))
     # Dijkstra on (spaces, routes taken): among equally short ways the one
     # with the fewest routes to claim.
-    best: dict[int, tuple[int, int]] = {start: (0, 0)}
+    best: dict[int, tuple[int, int]] = {start: (0, 0) for start in ends.start}
     came: dict[int, tuple[int, int]] = {}
-    heap = [(0, 0, start)]
+    heap = [(0, 0, start) for start in sorted(ends.start)]
+    goal = -1
     while heap:
         spaces, count, here = heapq.heappop(heap)
-        if here == goal:
+        if here in goals:
+            goal = here
             break
         if best.get(here, (spaces, count)) < (spaces, count):
             continue
@@ -80,11 +84,11 @@ def ticket_progress(view: PlayerView, ticket: int, both_pairs: bool) -> Progress
                 best[there] = step
                 came[there] = (here, route_id)
                 heapq.heappush(heap, (*step, there))
-    if goal not in best:
+    if goal < 0:
         return Progress(ticket, None, ())
     way = []
     here = goal
-    while here != start:
+    while here in came:
         here, route_id = came[here]
         if owned.get(route_id) != me:
             way.append(route_id)

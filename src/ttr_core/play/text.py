@@ -58,8 +58,7 @@ def route(board: Board, route_id: int) -> str:
 
 def ticket(board: Board, ticket_id: int) -> str:
     """``"Amsterdam–Maastricht (20)"``."""
-    t = board.tickets[ticket_id]
-    return f"{t.a}–{t.b} ({t.points})"
+    return board.tickets[ticket_id].text("–")
 
 
 _SEAT = re.compile(r"^Seat (\d+) ")

@@ -773,7 +773,7 @@ class _Drawing:
             hand = ", ".join(f"{name} {count}" for name, count in scene.hand) or "no cards"
             panel.text(f"Your hand: {hand}", "hand")
             held = [scene.board.tickets[t] for t in scene.tickets]
-            tickets = "; ".join(f"{t.a} – {t.b} ({t.points})" for t in held) or "none"
+            tickets = "; ".join(t.label for t in held) or "none"
             panel.text(f"Your tickets: {tickets}", "tickets")
         for mark in self.marks:
             panel.legend(mark)

@@ -22,7 +22,7 @@ from ttr_core.model.actions import (
     DrawFaceUp,
     KeepTickets,
 )
-from ttr_core.model.board import GRAY, Board
+from ttr_core.model.board import GRAY, Board, wilds_pay
 from ttr_core.model.state import (
     UNCLAIMED,
     GameState,
@@ -203,6 +203,12 @@ def _claim_error(state: GameState, action: ClaimRoute) -> IllegalAction | None:
     if type(wilds) is not int or not 0 <= wilds <= route.length:
         return IllegalAction(
             Reason.BAD_PAYMENT, f"wilds must be 0 to {route.length}, not {show(wilds)}"
+        )
+    if wilds and not wilds_pay(board.rules, route):
+        fields = " or ".join(board.rules.wild_routes)
+        return IllegalAction(
+            Reason.CARDS_DO_NOT_PAY,
+            f"{board.wild_name} cards pay only on routes marked {fields}; {desc} is not",
         )
     color = action.color
     counts = player.hand.counts

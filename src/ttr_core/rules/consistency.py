@@ -17,6 +17,7 @@ from ttr_core.errors import (
 from ttr_core.hooks import calls
 from ttr_core.hooks.manager import installed_plugins
 from ttr_core.mapfiles.limits import MAX_DISPLAY
+from ttr_core.model.board import turn_wild
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import (
     EARLY_ENDINGS,
@@ -250,7 +251,7 @@ def _check_pending(state: GameState, *, any_kind: bool = False) -> None:
         if pending.min_keep:
             raise DataError("pending.min_keep", f"a {kind} decision keeps no tickets")
         if kind == PendingKind.SECOND_CARD and not can_take_second(
-            state.deck, state.discard, state.display, state.board.wild
+            state.deck, state.discard, state.display, turn_wild(state.board)
         ):
             raise DataError("pending.kind", "a second card is asked for where none can be taken")
         return

@@ -34,6 +34,7 @@ from ttr_core.model.actions import (
     Pass,
     keep_choices,
 )
+from ttr_core.model.board import turn_wild
 from ttr_core.model.state import (
     GameState,
     PendingKind,
@@ -154,7 +155,7 @@ def _second_card_actions(state: GameState, seat: int) -> list[Action]:
         action_table(state.board, len(state.players)),
         seat,
         state.display,
-        state.board.wild,
+        turn_wild(state.board),
         bool(state.deck) or any(state.discard),
     )
 
@@ -333,7 +334,7 @@ def _apply_draw_face_up(state: GameState, action: Action) -> GameState:
     if kind != _TURN and kind != _SECOND:
         raise _wrong_phase(state, action)
     card = face_up_card(state, slot)
-    if kind == _SECOND and card == state.board.wild:
+    if kind == _SECOND and card == turn_wild(state.board):
         raise IllegalAction(
             Reason.WILD_AS_SECOND_CARD, "a face-up wild cannot be taken as the second card"
         )
@@ -397,8 +398,11 @@ def ticket_draw(
 
 
 def ticket_return(state: GameState, returned: tuple[int, ...]) -> dict[str, Any]:
-    """The ticket-deck fields once ``returned`` go back as the map says (bottom or pile)."""
+    """The ticket-deck fields once ``returned`` go back as the map says (bottom,
+    pile or box)."""
     where = state.board.rules.returned_tickets
+    if where == "box":
+        return {"boxed_tickets": state.boxed_tickets + tuple(returned)}
     deck, pile = kernel.returned_tickets(state.ticket_deck, state.ticket_discard, returned, where)
     if where == "discard":
         return {"ticket_discard": pile}

@@ -179,7 +179,12 @@ def _card_name(board: Board, card: int) -> str:
 
 def _tickets(state: GameState, ids: Iterable[int]) -> str:
     tickets = state.board.tickets
-    shown = [f"{t} ({tickets[t].a}–{tickets[t].b}, {tickets[t].points})" for t in ids]
+    shown = [
+        f"{t} ({tickets[t].a}–{tickets[t].b}, {tickets[t].points})"
+        if not tickets[t].more
+        else f"{t} ({tickets[t].text('–')})"
+        for t in ids
+    ]
     if not shown:
         return "no ticket"
     if len(shown) == 1:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ttr_core.errors import ArgumentError, GameNotOverError, show, what
 from ttr_core.hooks import calls
-from ttr_core.model.graph import connected_pairs
+from ttr_core.model.board import Ticket
 from ttr_core.model.scores import ALL, OWNER, WITHHELD, FinalScores, ScoreLine, ScoreSheet
 from ttr_core.model.state import GameState, Termination, check_state
 from ttr_core.model.views import check_seat_argument
+from ttr_core.rules.tickets import TicketOutcome, _outcomes
 from ttr_core.rules.views import non_seat_owners
 
 
@@ -67,25 +68,20 @@ def _sequence(name: str, value: object, kind: type) -> list[Any]:
 
 
 def completed_tickets(state: GameState, player: int) -> tuple[bool, ...]:
-    """For each of ``player``'s tickets (in order), whether its ends are joined
-    by that player's own routes (engine decision E15) and the routes the game's
-    variants let it use besides (hook ``ttr_ticket_connections``, a station).
+    """For each of ``player``'s tickets (in order), whether it is completed, by
+    the core's one ticket check (:func:`ttr_core.ticket_outcomes`)."""
+    return tuple(outcome.completed for outcome in _outcomes(state, player))
 
-    The one ticket check: score sheets, their completed/failed counts, the
-    tie-break on completed tickets, ``ttr simulate`` and the SVG panel all
-    count through it."""
-    board = state.board
-    loc = board.location_id
-    routes: Iterable[int] = state.players[player].routes
-    if state.rules.ticket_connections:
-        routes = set(routes) | calls.run_ticket_connections(state.rules, state, player)
-    edges = [(loc(board.routes[r].a), loc(board.routes[r].b)) for r in routes]
-    root = connected_pairs(len(board.locations), edges)
-    result = []
-    for ticket_id in state.players[player].tickets:
-        ticket = board.tickets[ticket_id]
-        result.append(root[loc(ticket.a)] == root[loc(ticket.b)])
-    return tuple(result)
+
+def _ticket_line(ticket: Ticket, outcome: TicketOutcome) -> ScoreLine:
+    """A ticket's line on the score sheet."""
+    if not ticket.more:
+        status = "completed" if outcome.completed else "failed"
+        label = f"Ticket {ticket.a} – {ticket.b} ({ticket.points}): {status}"
+    else:
+        status = f"{outcome.reached} reached" if outcome.completed else "none reached"
+        label = f"Ticket {ticket.label}: {status}"
+    return ScoreLine("ticket", label, outcome.points, ref=ticket.id, shown=OWNER)
 
 
 def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
@@ -111,17 +107,13 @@ def score_sheets(state: GameState) -> tuple[ScoreSheet, ...]:
             # Points variants added to the running score (effects.add_points).
             lines.append(ScoreLine("play", "Points scored during play", player.play_points))
         completed = failed = 0
-        for ticket_id, done in zip(player.tickets, completed_tickets(state, seat), strict=True):
-            ticket = board.tickets[ticket_id]
-            points = ticket.points if done else -ticket.points
-            total += points
-            if done:
+        for outcome in _outcomes(state, seat):
+            total += outcome.points
+            if outcome.completed:
                 completed += 1
             else:
                 failed += 1
-            status = "completed" if done else "failed"
-            label = f"Ticket {ticket.a} – {ticket.b} ({ticket.points}): {status}"
-            lines.append(ScoreLine("ticket", label, points, ref=ticket_id, shown=OWNER))
+            lines.append(_ticket_line(board.tickets[outcome.ticket], outcome))
         for per_plugin in plugin_lines:
             for line in per_plugin[seat]:
                 lines.append(line)

@@ -533,8 +533,8 @@ def _ticket(board: ttr_core.Board, tid: int, line: ttr_core.ScoreLine | None) ->
     ticket = board.tickets[tid]
     answer: dict[str, Any] = {
         "id": tid,
-        "name": f"{ticket.a}–{ticket.b}",
-        "points": ticket.points,
+        "name": f"{ticket.a}–{ticket.b}" if not ticket.more else ticket.text("–"),
+        "points": max(points for _end, points in ticket.destinations),
     }
     if line is not None:
         answer["done"] = line.points > 0
@@ -542,8 +542,7 @@ def _ticket(board: ttr_core.Board, tid: int, line: ttr_core.ScoreLine | None) ->
 
 
 def _ticket_name(board: ttr_core.Board, tid: int) -> str:
-    ticket = board.tickets[tid]
-    return f"{ticket.a}–{ticket.b} ({ticket.points})"
+    return board.tickets[tid].text("–")
 
 
 def _card(board: ttr_core.Board, name: str) -> str:

@@ -44,6 +44,8 @@ CONFIGS: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("usa", ("longest_route",), (2, 3, 4, 5)),
     ("amsterdam", ("merchandise",), (2, 3, 4)),
     ("europe", ("longest_route",), (2, 3, 4, 5)),
+    ("switzerland", ("tunnels", "longest_route"), (2, 3)),
+    ("nordiccountries", ("tunnels", "ferries", "substitutes", "globetrotter"), (2, 3)),
 )
 #: The seeds of the fixed lines.
 SEEDS = (1,)

@@ -60,6 +60,13 @@ def turn_actions(
         payable = table.gray_reach[min(max(counts[:-1]) + wilds, top)]
         for n, row in zip(counts, table.reach, strict=False):
             payable |= row[min(n + wilds, top)]
+    no_wild = table.no_wild
+    if no_wild:
+        # Routes wilds do not pay for ([rules.cards] wild_routes): by the colour alone.
+        plain = table.gray_reach[min(max(counts[:-1]), top)]
+        for n, row in zip(counts, table.reach, strict=False):
+            plain |= row[min(n, top)]
+        payable = (payable & ~no_wild) | (plain & no_wild)
     payable &= within_cars[cars if cars < top else top] if cars > 0 else 0
     payable &= claimable
     if payable:
@@ -68,23 +75,25 @@ def turn_actions(
         gray = table.gray[seat]
         all_wild = table.all_wild[seat]
         held: list[tuple[int, int]] | None = None
-        # For gray routes: per length, the colours that can pay, with their capped counts.
-        options_by_length: dict[int, list[tuple[int, int]]] = {}
+        # For gray routes: per length and wilds usable, the colours that can pay,
+        # with their capped counts.
+        options_by_length: dict[tuple[int, int], list[tuple[int, int]]] = {}
         while payable:
             low = payable & -payable
             payable ^= low
             rid = low.bit_length() - 1
             colour, length = colour_length[rid]
-            capped_wilds = wilds if wilds < length else length
+            # No wild pays on a route of no_wild; elsewhere as many as the length.
+            capped_wilds = 0 if low & no_wild else (wilds if wilds < length else length)
             if colour >= 0:
                 have = counts[colour]
                 acts += colored[rid][have if have < length else length][capped_wilds]  # type: ignore[index]
                 continue
-            options = options_by_length.get(length)
+            options = options_by_length.get((length, capped_wilds))
             if options is None:
                 if held is None:
                     held = [(c, n) for c, n in enumerate(counts[:-1]) if n]
-                options = options_by_length[length] = [
+                options = options_by_length[(length, capped_wilds)] = [
                     (c, n if n < length else length) for c, n in held if n + capped_wilds >= length
                 ]
             by_colour = gray[rid]
@@ -101,7 +110,9 @@ def second_card_actions(
     table: ActionTable, seat: int, display: Sequence[int | None], wild: int, can_draw: bool
 ) -> list[Action]:
     """The core's actions for ``seat``'s second card: the blind draw, then every
-    face-up card but a wild (``can_draw`` as for :func:`turn_actions`)."""
+    face-up card but ``wild`` (``ttr_core.model.board.turn_wild``: the wild,
+    or no card on a map where a face-up wild is an ordinary one; ``can_draw``
+    as for :func:`turn_actions`)."""
     acts: list[Action] = []
     if can_draw:
         acts.append(table.blind[seat])
