@@ -250,3 +250,54 @@ def test_sheets_agree_with_the_outcomes_over_random_games(board: Board) -> None:
                 (o.ticket, o.points) for o in outcomes
             ]
             assert sheet.tickets_completed == sum(o.completed for o in outcomes)
+
+
+# -- the third-party package's coast tickets (public API only) ------------------------------
+
+
+def test_a_third_party_variant_makes_coast_tickets() -> None:
+    """tests/thirdparty's ``tp_coasts``: its own ticket check through the public
+    hook, from its own map table and list-valued fields; the core's counts,
+    score lines and invariants follow it."""
+    from . import thirdparty
+
+    thirdparty.register()
+    try:
+        board = ttr_core.load_map(thirdparty.MAP)
+        assert board.tickets[6].extra["coasts"] == ("West", "East")
+        state = ttr_core.new_game(board, 2, seed=0, variants=["tp_coasts"])
+
+        def route(a: str, b: str) -> int:
+            return next(r.id for r in board.routes if {r.a, r.b} == {a, b})
+
+        # Denver – Phoenix – Los Angeles reaches the West coast (7); none: -7.
+        west = [route("Denver", "Phoenix"), route("Phoenix", "Los Angeles")]
+        state = attrs.evolve(
+            state, owners=tuple(0 if r in west else -1 for r in range(len(board.routes)))
+        )
+        seat = attrs.evolve(state.players[0], routes=tuple(west), tickets=(6, 11))
+        state = attrs.evolve(state, players=(seat, state.players[1]))
+        assert ttr_core.ticket_outcomes(state, 0) == (
+            TicketOutcome(6, True, 7, "West coast"),
+            TicketOutcome(11, False, -9, None),
+        )
+        sheet = ttr_core.score_sheets(state)[0]
+        assert (sheet.tickets_completed, sheet.tickets_failed) == (1, 1)
+        report = ttr_core.testing.verify(board, ["tp_coasts"], games=6, seed=2)
+        assert report.ok, [str(v) for f in report.failures for v in f.violations]
+    finally:
+        thirdparty.unregister()
+
+
+def test_the_coast_tickets_check_their_map_data() -> None:
+    from . import thirdparty
+
+    thirdparty.register()
+    try:
+        text = Path(thirdparty.MAP).read_text(encoding="utf-8")
+        bad = text.replace('coasts = ["East"], values = [9]', 'coasts = ["North"], values = [9]')
+        with pytest.raises(ttr_core.MapError) as err:
+            ttr_core.parse_map(bad, source="rockies.toml")
+        assert "no coast 'North'" in str(err.value)
+    finally:
+        thirdparty.unregister()

@@ -1,6 +1,6 @@
 """A third-party variant package written through ttr-core's public API only.
 
-Four plugins that play together the way Ticket to Ride: Europe's tunnels,
+Five plugins that play together the way Ticket to Ride: Europe's tunnels,
 stations and long tickets do, on :data:`MAP` (the USA map with its routes
 through the Rockies marked as tunnels and its tickets of 16 points or more as
 long tickets, both fields declared by the map itself):
@@ -13,7 +13,11 @@ long tickets, both fields declared by the map itself):
   lends its owner one route of another owner for its tickets;
 * ``tp_rewards`` (:mod:`.rewards`): a claim of 3 spaces or more opens a
   decision (``ttr_after_claim``): 2 points or a card, the claimer's choice,
-  and the turn waits for it.
+  and the turn waits for it;
+* ``tp_coasts`` (:mod:`.coasts`): coast tickets, reached at any city of a coast
+  and scored by the coast reached (``ttr_ticket_ends``, from the map's
+  ``[variants.tp_coasts]`` table and list-valued ticket fields). Not among
+  :data:`VARIANTS`: its own tests play it.
 
 It imports nothing but ``ttr_core``'s stable names (``ttr_core.__all__``)
 and ``ttr_core.effects`` (``tests/test_thirdparty.py`` checks its source).
@@ -26,6 +30,7 @@ from pathlib import Path
 
 import ttr_core
 
+from .coasts import Coasts
 from .longdeal import LongTickets
 from .rewards import Rewards
 from .stations import Stations
@@ -44,6 +49,7 @@ def plugins() -> dict[str, object]:
         "tp_tunnels": Tunnels(),
         "tp_stations": Stations(),
         "tp_rewards": Rewards(),
+        "tp_coasts": Coasts(),
     }
 
 
@@ -55,5 +61,5 @@ def register() -> None:
 
 def unregister() -> None:
     """Forget the package's variants (``unregister_variant``)."""
-    for name in VARIANTS:
+    for name in (*VARIANTS, "tp_coasts"):
         ttr_core.unregister_variant(name)
