@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
@@ -821,3 +822,23 @@ def test_every_new_york_route_and_ticket_matches_the_printed_game() -> None:
     assert [(t.id, t.a, t.b, t.points, None) for t in board.tickets] == map_facts.tickets(
         map_facts.NEWYORK_TICKETS
     )
+
+
+def test_the_index_of_built_in_names_reads_each_maps_own_table() -> None:
+    """The index of names parses each file's ``[map]`` table alone (not its
+    routes and tickets: issue 32, seven maps loaded for one); the same table as
+    the whole file gives, or the whole file's when the table cannot be cut."""
+    from ttr_core.mapfiles.reading import _builtin_dir, _map_table
+
+    files = sorted(_builtin_dir().glob("*.toml"))
+    assert len(files) >= 7
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert _map_table(text) == tomllib.loads(text)["map"], path.name
+    # A line of the table that starts with "[" cuts it short: the whole file is read.
+    odd = '[map]\nid = "odd"\naliases = [\n["x"][0:0] and "y",\n]\n'
+    whole = '[map]\nid = "odd"\naliases = [\n"y",\n[1],\n]\n[cards]\nn = 1\n'
+    assert _map_table(whole) == {"id": "odd", "aliases": ["y", [1]]}
+    assert _map_table("# no table\n[cards]\nn = 1\n") == {}
+    with pytest.raises(ValueError):
+        _map_table(odd)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import threading
 import tomllib
 from importlib import resources
 from pathlib import Path
 from stat import S_ISBLK, S_ISCHR, S_ISDIR, S_ISFIFO, S_ISREG
+from typing import Any
 
 from ttr_core.errors import (
     MapError,
@@ -32,6 +34,23 @@ def _builtin_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "maps"  # src/ttr_core/mapfiles/reading.py
 
 
+#: The ``[map]`` table of a map file: from its header to the next table's.
+_MAP_TABLE = re.compile(r"^\[map\][ \t]*(?:#[^\n]*)?$(.*?)(?=^\[|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def _map_table(text: str) -> Any:
+    """The ``[map]`` table of a map file's ``text``, parsed alone when it can
+    be (a built-in map's id and aliases, without parsing its hundreds of
+    routes and tickets), else from the whole file."""
+    found = _MAP_TABLE.search(text)
+    if found is not None:
+        try:
+            return tomllib.loads(found.group(1))
+        except ValueError:
+            pass  # a table the cut does not keep whole: read the file
+    return tomllib.loads(text).get("map", {})
+
+
 @functools.cache
 def _builtin_index() -> dict[str, Path]:
     """Built-in map files by lower-cased file name, map id and alias."""
@@ -43,7 +62,7 @@ def _builtin_index() -> dict[str, Path]:
         for path in sorted(p.resolve() for p in folder.glob("*.toml")):
             index[path.stem.lower()] = path
             try:
-                meta = tomllib.loads(_plain_text(_read(path, path.name, "map"))).get("map", {})
+                meta = _map_table(_plain_text(_read(path, path.name, "map")))
             except (MapError, ValueError, RecursionError, MemoryError):
                 continue  # reported when the map itself is loaded
             aliases = meta.get("aliases", []) if isinstance(meta, dict) else []
