@@ -151,12 +151,9 @@ def _turn_actions(state: GameState, seat: int) -> list[Action]:
 
 
 def _second_card_actions(state: GameState, seat: int) -> list[Action]:
+    table = action_table(state.board, len(state.players))
     return second_card_actions(
-        action_table(state.board, len(state.players)),
-        seat,
-        state.display,
-        turn_wild(state.board),
-        bool(state.deck) or any(state.discard),
+        table, seat, state.display, table.turn_wild, bool(state.deck) or any(state.discard)
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ttr_core.errors import PluginError
 from ttr_core.model.actions import Action
-from ttr_core.model.board import Board, turn_wild
+from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState, PendingKind, check_state
 from ttr_core.rules.engine import apply, legal_actions
@@ -177,7 +177,7 @@ class Playout:
                 bool(work.ticket_deck or work.ticket_discard),
             )
         else:
-            acts = second_card_actions(table, seat, work.display, turn_wild(work.board), can_draw)
+            acts = second_card_actions(table, seat, work.display, table.turn_wild, can_draw)
         if not acts:  # the rule is asked only when it decides something (the hot path)
             acts = or_pass(acts, table, kind, seat, work.rules.variants)
         legal = self._legal = tuple(acts)

@@ -69,31 +69,33 @@ def turn_actions(
         payable = (payable & ~no_wild) | (plain & no_wild)
     payable &= within_cars[cars if cars < top else top] if cars > 0 else 0
     payable &= claimable
-    if payable:
+    if payable and no_wild:
+        _claims_some_wild(acts, table, seat, counts, payable, no_wild)
+    elif payable:
+        # The hot path (wilds pay on every route): kept apart from
+        # _claims_some_wild, whose extra tests cost every map's playouts 2 %.
         colour_length = table.colour_length
         colored = table.colored[seat]
         gray = table.gray[seat]
         all_wild = table.all_wild[seat]
         held: list[tuple[int, int]] | None = None
-        # For gray routes: per length and wilds usable, the colours that can pay,
-        # with their capped counts.
-        options_by_length: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        # For gray routes: per length, the colours that can pay, with their capped counts.
+        options_by_length: dict[int, list[tuple[int, int]]] = {}
         while payable:
             low = payable & -payable
             payable ^= low
             rid = low.bit_length() - 1
             colour, length = colour_length[rid]
-            # No wild pays on a route of no_wild; elsewhere as many as the length.
-            capped_wilds = 0 if low & no_wild else (wilds if wilds < length else length)
+            capped_wilds = wilds if wilds < length else length
             if colour >= 0:
                 have = counts[colour]
                 acts += colored[rid][have if have < length else length][capped_wilds]  # type: ignore[index]
                 continue
-            options = options_by_length.get((length, capped_wilds))
+            options = options_by_length.get(length)
             if options is None:
                 if held is None:
                     held = [(c, n) for c, n in enumerate(counts[:-1]) if n]
-                options = options_by_length[(length, capped_wilds)] = [
+                options = options_by_length[length] = [
                     (c, n if n < length else length) for c, n in held if n + capped_wilds >= length
                 ]
             by_colour = gray[rid]
@@ -104,6 +106,51 @@ def turn_actions(
     if can_draw_tickets:
         acts.append(table.tickets[seat])
     return acts
+
+
+def _claims_some_wild(
+    acts: list[Action],
+    table: ActionTable,
+    seat: int,
+    counts: Sequence[int],
+    payable: int,
+    no_wild: int,
+) -> None:
+    """Add to ``acts`` the claims of the ``payable`` routes (bits by route id, in
+    route id order) on a map where wilds pay for some routes only: none on the
+    routes of ``no_wild`` (bits by route id)."""
+    wilds = counts[-1]
+    colour_length = table.colour_length
+    colored = table.colored[seat]
+    gray = table.gray[seat]
+    all_wild = table.all_wild[seat]
+    held: list[tuple[int, int]] | None = None
+    # For gray routes: per length and wilds usable, the colours that can pay,
+    # with their capped counts.
+    options_by_length: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    while payable:
+        low = payable & -payable
+        payable ^= low
+        rid = low.bit_length() - 1
+        colour, length = colour_length[rid]
+        # No wild pays on a route of no_wild; elsewhere as many as the length.
+        capped_wilds = 0 if low & no_wild else (wilds if wilds < length else length)
+        if colour >= 0:
+            have = counts[colour]
+            acts += colored[rid][have if have < length else length][capped_wilds]  # type: ignore[index]
+            continue
+        options = options_by_length.get((length, capped_wilds))
+        if options is None:
+            if held is None:
+                held = [(c, n) for c, n in enumerate(counts[:-1]) if n]
+            options = options_by_length[(length, capped_wilds)] = [
+                (c, n if n < length else length) for c, n in held if n + capped_wilds >= length
+            ]
+        by_colour = gray[rid]
+        for c, capped in options:
+            acts += by_colour[c][capped][capped_wilds]  # type: ignore[index]
+        if capped_wilds == length:
+            acts.append(all_wild[rid])
 
 
 def second_card_actions(

@@ -26,7 +26,7 @@ from ttr_core.model.actions import (
     KeepTickets,
     Pass,
 )
-from ttr_core.model.board import Board, turn_wild
+from ttr_core.model.board import Board
 from ttr_core.model.state import Pending, PendingKind, Termination, replace_state
 from ttr_core.rules.kernel.tables import after_claim
 from ttr_core.rules.kernel.work import Work, can_take_second, shuffler
@@ -49,7 +49,7 @@ def draw_blind(work: Work, seat: int, second: bool) -> None:
         raise IllegalAction(Reason.NO_CARD_TO_DRAW, "the deck and the discard pile are both empty")
     work.seat(seat).counts[card] += 1
     # A blind wild is an ordinary card: the draw goes on (unless this was the second).
-    if not second and can_take_second(work.deck, work.discard, work.display, turn_wild(work.board)):
+    if not second and can_take_second(work.deck, work.discard, work.display, work.table.turn_wild):
         work.pending = work.table.second[seat]
         work.ply += 1
     else:
@@ -74,7 +74,7 @@ def draw_face_up(work: Work, seat: int, slot: int, second: bool) -> None:
     card = take_face_up(work, seat, slot)
     # A face-up wild taken first is the whole draw (unless the map makes it an
     # ordinary card: turn_wild); a second card ends it too.
-    wild = turn_wild(work.board)
+    wild = work.table.turn_wild
     if not second and card != wild and can_take_second(work.deck, work.discard, work.display, wild):
         work.pending = work.table.second[seat]
         work.ply += 1

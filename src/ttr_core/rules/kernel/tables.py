@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import attrs
 
 from ttr_core.model.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Pass
-from ttr_core.model.board import GRAY, Board, derive, wilds_pay
+from ttr_core.model.board import GRAY, NO_CARD, Board, derive, turn_wild, wilds_pay
 from ttr_core.model.payment import ANY_COLOR
 from ttr_core.model.state import UNCLAIMED, Pending, PendingKind
 
@@ -69,6 +69,9 @@ class ActionTable:
     # The routes wild cards do not pay for (a bit per route id; ``[rules.cards]
     # wild_routes``): 0 on a map whose wilds pay everywhere.
     no_wild: int = 0
+    # The card whose face-up card is the whole draw (``turn_wild``), looked up
+    # once here: the hot path asks it at every card drawn.
+    turn_wild: int = NO_CARD
     # What the entries of CLAIMABLE worked out with this table hold (an object
     # of its own: nothing else, so that they keep neither table nor board alive).
     key: object = attrs.field(factory=object)
@@ -163,6 +166,7 @@ def build_action_table(board: Board, players: int) -> ActionTable:
         ),
         partner_bit=tuple(0 if r.partner is None else 1 << r.partner for r in board.routes),
         no_wild=sum(1 << r.id for r in board.routes if not wilds_pay(board.rules, r)),
+        turn_wild=turn_wild(board),
     )
 
 
