@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 import ttr_core
 from ttr_core import GameState, IllegalAction, PluginError, Reason, effects, hookimpl
 
-from .helpers import NY_CARDS, card_total, new_started, route_id, set_deck, set_display
+from .helpers import (
+    NY_CARDS,
+    card_total,
+    new_started,
+    route_id,
+    set_deck,
+    set_display,
+    with_hand,
+)
 from .test_draw_cards import holding_everything_else, names
 
 
@@ -33,6 +41,39 @@ def display_ok(state: GameState) -> bool:
 
 
 # -- cards -----------------------------------------------------------------------------
+
+
+def test_show_cards_makes_cards_known_until_they_are_played() -> None:
+    """A seat shows cards of its hand: every view knows it holds at least that
+    many of each (issue 32: a claim laid down before its payment is complete);
+    paying them takes them from the known ones again."""
+    state = with_hand(new_started(), 0, red=3, blue=1, wild=1)
+    shown = effects.show_cards(state, 0, {"red": 2, "wild": 1})
+    names = state.board.card_names
+    known = dict(zip(names, shown.players[0].known, strict=True))
+    assert known["red"] == 2 and known["wild"] == 1 and known["blue"] == 0
+    assert shown.players[0].hand == state.players[0].hand  # nothing moves
+    assert shown.deck == state.deck and shown.pending == state.pending
+    assert dict(ttr_core.player_view(shown, 1).seats[0].known) == {"red": 2, "wild": 1}
+    # Known already: at least that many, not more.
+    again = effects.show_cards(shown, 0, {"red": 1})
+    assert again is shown
+    more = effects.show_cards(shown, 0, {"red": 3, "blue": 1})
+    assert dict(zip(names, more.players[0].known, strict=True))["red"] == 3
+    # Paid: the known ones go first.
+    paid = effects.discard_cards(more, 0, {"red": 3})
+    assert dict(zip(names, paid.players[0].known, strict=True))["red"] == 0
+    # Cards the hand lacks are refused, the state unchanged.
+    with pytest.raises(IllegalAction) as refused:
+        effects.show_cards(state, 0, {"blue": 2})
+    assert refused.value.reason == Reason.CARDS_DO_NOT_PAY
+    with pytest.raises(PluginError):
+        effects.show_cards(state, 0, {"purple-ish": 1})
+    # A determinized state from another seat's view deals the shown cards to the hand.
+    for seed in range(20):
+        dealt = ttr_core.determinize(ttr_core.player_view(shown, 1), seed=seed)
+        hand = dealt.players[0].hand
+        assert hand["red"] >= 2 and hand["wild"] >= 1
 
 
 def test_draw_cards_takes_the_top_of_the_deck() -> None:

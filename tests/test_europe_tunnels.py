@@ -79,6 +79,11 @@ def counts(state: GameState, **cards: int) -> tuple[int, ...]:
 # -- the surcharge ----------------------------------------------------------------------
 
 
+def unseen(state: ttr_core.GameState) -> list[ttr_core.PlayerState]:
+    """The seats less what every player knows of their hands (cards shown)."""
+    return [attrs.evolve(player, known=()) for player in state.players]
+
+
 def test_tunnel_surcharge_for_colour() -> None:
     state = ready(game(), ("purple", "wild", "blue"), purple=4, wild=1)
     route = marseille_zurich(state)
@@ -86,8 +91,10 @@ def test_tunnel_surcharge_for_colour() -> None:
     waiting = ttr_core.apply(state, claim)
     assert waiting.pending is not None and waiting.pending.kind == PAY
     assert waiting.pending.data == TunnelWait(claim, ("purple", "wild", "blue"), 2)
-    assert waiting.owners == state.owners and waiting.players == state.players
+    assert waiting.owners == state.owners and unseen(waiting) == unseen(state)
     assert waiting.turn == state.turn
+    # The claim's cards are laid down before the reveal: every seat knows of them.
+    assert dict(ttr_core.player_view(waiting, 1).seats[0].known) == {"purple": 2}
     # 2 purple spare, 1 locomotive spare: 2 purple, or 1 purple + 1 locomotive.
     assert ttr_core.legal_actions(waiting) == (PayTunnel(0, 0), PayTunnel(0, 1), GiveUpTunnel(0))
     done = ttr_core.apply(waiting, PayTunnel(0, 1))
@@ -158,7 +165,9 @@ def test_tunnel_give_up_returns_the_cards_and_ends_the_turn() -> None:
     waiting = ttr_core.apply(state, ClaimRoute(0, route, "purple", 0))
     gave_up = ttr_core.apply(waiting, GiveUpTunnel(0))
     assert gave_up.owners == state.owners  # nothing claimed
-    assert gave_up.players == state.players  # cards and cars kept
+    assert unseen(gave_up) == unseen(state)  # cards and cars kept
+    # ... and the cards laid down were seen: known until played.
+    assert dict(ttr_core.player_view(gave_up, 1).seats[0].known) == {"purple": 2}
     assert gave_up.turn == state.turn + 1 and gave_up.ply == state.ply + 2
     assert gave_up.pending is not None and (gave_up.pending.kind, gave_up.pending.player) == (
         "turn",

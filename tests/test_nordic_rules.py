@@ -141,6 +141,45 @@ def test_any_three_cards_stand_in_for_a_ferrys_locomotive(board: ttr_core.Board)
     assert done.players[0].score == state.players[0].score + 4
 
 
+def test_a_claim_waiting_for_its_sets_shows_its_cards(board: ttr_core.Board) -> None:
+    """The claim is laid down: its cards and the cards given are known to every
+    seat until paid, so a state dealt from another seat's view (determinize)
+    holds them and the claim can be finished there as in the real game (a
+    hand dealt at random once lacked them: a listed GiveCard then raised)."""
+    ferry = route_between(board, "Ålborg", "Oslo")
+    state = turn_of(with_hand(game(), 0, white=2, red=2, blue=1))
+    waiting = ttr_core.apply(state, ClaimWithSets(0, ferry.id, "white", 0, 1))
+    assert dict(ttr_core.player_view(waiting, 1).seats[0].known) == {"white": 2}
+    given = ttr_core.apply(waiting, GiveCard(0, "red"))
+    assert dict(ttr_core.player_view(given, 1).seats[0].known) == {"white": 2, "red": 1}
+    for seed in range(30):
+        dealt = ttr_core.determinize(ttr_core.player_view(given, 1), seed=seed)
+        assert dealt.players[0].hand["white"] >= 2 and dealt.players[0].hand["red"] >= 1
+        while dealt.pending is not None and dealt.pending.kind == PAY:
+            dealt = ttr_core.apply(dealt, ttr_core.legal_actions(dealt)[0])
+        assert dealt.owners[ferry.id] == 0
+    done = _pay_sets(given, ["red", "blue"])
+    assert done.players[0].known == () or not any(done.players[0].known)
+
+
+def test_determinized_states_finish_every_waiting_claim_of_random_games() -> None:
+    finished = 0
+    for seed in range(40):
+        state = ttr_core.new_game(MAP, 2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            pending = state.pending
+            assert pending is not None
+            if pending.kind == PAY:
+                other = 1 - pending.player
+                dealt = ttr_core.determinize(ttr_core.player_view(state, other), seed=seed)
+                while dealt.pending is not None and dealt.pending.kind == PAY:
+                    dealt = ttr_core.apply(dealt, rng.choice(ttr_core.legal_actions(dealt)))
+                finished += 1
+            state = ttr_core.apply(state, rng.choice(ttr_core.legal_actions(state)))
+    assert finished >= 20
+
+
 def test_a_set_is_not_offered_without_enough_cards(board: ttr_core.Board) -> None:
     ferry = route_between(board, "Ålborg", "Oslo")
     state = turn_of(with_hand(game(), 0, white=2, red=2))

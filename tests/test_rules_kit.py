@@ -338,6 +338,18 @@ def test_a_broken_plugin_is_caught_with_a_short_record_that_reproduces_it(
         assert broken in names(check_state(last))
 
 
+def test_a_payment_laid_down_but_not_shown_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nordic Countries' claim with sets, with its cards not shown
+    (``effects.show_cards`` made to do nothing): a state dealt from another
+    seat's view deals the hand at random, and the claim's last card given is
+    refused there. ``determinized_states_play`` finds it in a few games."""
+    monkeypatch.setattr(ttr_core.effects, "show_cards", lambda state, seat, cards: state)
+    with pytest.raises(RulesViolation) as caught:
+        check_rules("nordiccountries", examples=10)
+    message = str(caught.value)
+    assert "determinized_states_play: " in message and "which it refuses" in message
+
+
 def test_the_state_machine_catches_a_plugin_listing_what_it_refuses() -> None:
     machine = rules_machine("newyork", ["attractions", "kit_liar"], options={})
     quick = settings(

@@ -19,7 +19,8 @@ make. The seat then gives the sets' cards one at a time (:class:`GiveCard`,
 one action per card name it may still give: a decision of kind :data:`PAY`,
 so the choice of cards stays exact and small), and the claim is made
 (``effects.claim_route``) once the last is given; the turn ends. Everything
-about a claim that waits is public (the cards given are laid down).
+about a claim that waits is public: its cards and the cards given are laid
+down (``effects.show_cards``: known to every player until paid).
 
 Engine decisions NC3 and NC4: a set may hold locomotives; a set is never used
 on a tunnel or an ordinary route, and on a ferry only in place of a required
@@ -316,6 +317,9 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
             )
         size = set_size(state.board, action.route)
         opened = SetsWait(action, action.sets * size)
+        # The claim is laid down: its cards are seen (a state dealt from another
+        # seat's view deals them to this hand, so that the claim can be paid).
+        state = effects.show_cards(state, action.player, _outright(state.board, action))
         return effects.set_pending(state, PAY, action.player, data=opened)
     if not isinstance(action, GiveCard):
         return None
@@ -328,6 +332,7 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
             f"card {action.card!r} is not one the seat holds beyond the claim's own cards",
         )
     wait = SetsWait(wait.claim, wait.owed - 1, (*wait.given, action.card))
+    state = effects.show_cards(state, wait.claim.player, _paid(state.board, wait))
     if wait.owed:
         return effects.set_pending(state, PAY, wait.claim.player, data=wait)
     claimed = effects.claim_route(

@@ -227,6 +227,8 @@ def ttr_before_claim(state: GameState, action: ClaimRoute) -> GameState | None:
     """Reveal the cards of a tunnel claim and wait for the seat to pay or give up."""
     if not is_tunnel(state.board, action.route):
         return None
+    # The claim's cards are laid down before the reveal: seen by every player.
+    state = effects.show_cards(state, action.player, effects.claim_cards(state, action))
     state, revealed = effects.reveal_cards(state, _reveal(state.rules))
     wait = TunnelWait(action, revealed, surcharge(action, revealed))
     return effects.set_pending(state, PAY, action.player, data=wait)
@@ -427,8 +429,16 @@ def _check_reveal(before: GameState, claim: ClaimRoute, after: GameState) -> Ite
     wanted = min(_reveal(before.rules), available)
     if len(wait.revealed) != wanted:
         yield f"{NAME}: {len(wait.revealed)} cards revealed, not {wanted}"
-    if after.players != before.players or after.owners != before.owners:
+    # Only what every player knows of the claiming hand may change: the claim's cards.
+    kept = [(p.hand, p.cars, p.routes, p.score) for p in after.players]
+    if kept != [(p.hand, p.cars, p.routes, p.score) for p in before.players] or (
+        after.owners != before.owners
+    ):
         yield f"{NAME}: the reveal changed a hand or an owner"
+    shown = dict(zip(before.board.card_names, after.players[claim.player].known, strict=False))
+    for card, n in effects.claim_cards(before, claim).items():
+        if shown.get(card, 0) < n:
+            yield f"{NAME}: the claim's {n} {card} card(s) laid down are not known to all"
     # EU5: revealed cards never reach the display (a display over the wild limit that
     # no reset could help may still be reset once the discard pile grows: the core's E3).
     calm = before.display.count(board.wild) <= board.rules.max_face_up_wilds

@@ -12,6 +12,7 @@ plugin should never make (no such seat, an unknown card name) raises
 
 Cards taken face up become known to every player (``PlayerState.known``)
 until they are played: :func:`take_face_up` adds the card taken,
+:func:`show_cards` the cards a seat shows,
 :func:`discard_cards` and :func:`claim_route` take the cards paid from the
 known ones first; :func:`draw_cards` (blind) adds nothing.
 
@@ -55,6 +56,7 @@ __all__ = [
     "add_points",
     "box_tickets",
     "cancel_claim",
+    "claim_cards",
     "claim_error",
     "claim_route",
     "complete_claim",
@@ -67,6 +69,7 @@ __all__ = [
     "return_tickets",
     "reveal_cards",
     "set_pending",
+    "show_cards",
     "take_face_up",
 ]
 
@@ -166,6 +169,48 @@ def discard_cards(state: GameState, seat: int, cards: Mapping[str, int]) -> Game
     work = Work(state)
     kernel.discard(work, seat, enumerate(paid))
     work.fill_empty()
+    return work.published()
+
+
+def claim_cards(state: GameState, claim: ClaimRoute) -> dict[str, int]:
+    """The cards ``claim`` pays, by name (``{colour: n, "wild": m}``): for
+    :func:`show_cards` when a claim is laid down and waits
+    (``ttr_before_claim``). :class:`PluginError` for a claim that is no
+    well-formed ``ClaimRoute`` of the game's map."""
+    claim = _claim(state, claim)
+    board = state.board
+    if (
+        not 0 <= claim.route < len(board.routes)
+        or (claim.color is not None and claim.color not in board.colors)
+        or not 0 <= claim.wilds <= board.routes[claim.route].length
+    ):
+        raise PluginError(f"claim {show(claim)} names no route, colour or payment of {board.id}")
+    names = board.card_names
+    return {names[card]: n for card, n in claim_payment(state, claim) if n}
+
+
+def show_cards(state: GameState, seat: int, cards: Mapping[str, int]) -> GameState:
+    """``seat`` shows ``cards`` (``{name: count}``) of its hand to every player:
+    the seat is known to hold at least that many of each (``PlayerState.known``)
+    until it plays them, as a card taken face up is.
+
+    For a payment laid down before it is complete (a claim that waits for
+    more cards): another seat's view then knows the hand holds them, and a
+    state dealt from that view (:func:`ttr_core.determinize`) deals them to
+    the hand. Cards known already count among those shown. Raises
+    :class:`IllegalAction` (``cards_do_not_pay``) if the hand lacks them.
+    """
+    seat = _seat(state, seat)
+    shown = _card_counts(state.board, cards)
+    _check_held(state, seat, shown)
+    known = state.players[seat].known
+    if all(n <= (known[card] if known else 0) for card, n in enumerate(shown)):
+        return state
+    work = Work(state)
+    mine = work.seat(seat).own_known()
+    for card, n in enumerate(shown):
+        if n > mine[card]:
+            mine[card] = n
     return work.published()
 
 

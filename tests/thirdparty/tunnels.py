@@ -142,6 +142,9 @@ class Tunnels:
     def ttr_before_claim(self, state: GameState, action: ClaimRoute) -> GameState | None:
         if not is_tunnel(state.board, action.route):
             return None
+        # The claim's cards are laid down: seen by all (and dealt to this hand
+        # in a state determinized from another seat's view).
+        state = effects.show_cards(state, action.player, effects.claim_cards(state, action))
         state, revealed = effects.reveal_cards(state, REVEALED)
         extra = self.surcharge(action, revealed)
         return effects.set_pending(
@@ -272,7 +275,10 @@ class Tunnels:
                     f"{self.name}: surcharge {wait.extra} for {action!r}, the revealed cards "
                     f"{wait.revealed} make it {owed}"
                 )
-            if after.players != before.players or after.owners != before.owners:
+            hands = [(p.hand, p.cars, p.routes) for p in after.players]
+            if hands != [(p.hand, p.cars, p.routes) for p in before.players] or (
+                after.owners != before.owners
+            ):
                 yield f"{self.name}: a waiting tunnel claim changed a hand or an owner"
             return
         wait = self.waiting(before)

@@ -16,7 +16,7 @@ import attrs
 from ttr_core.checking.probes import _rng, hidden_changes, illegal_candidates, reachable
 from ttr_core.checking.registry import GamePlay, Kind, invariant
 from ttr_core.data.records import replay
-from ttr_core.errors import IllegalAction, TtrError, show
+from ttr_core.errors import ArgumentError, IllegalAction, TtrError, show
 from ttr_core.hooks import checks as hookcheck
 from ttr_core.model.actions import (
     Action,
@@ -36,6 +36,7 @@ from ttr_core.model.state import (
     cards_outside_hands,
 )
 from ttr_core.rules.consistency import car_accounting, display_rules, route_ownership
+from ttr_core.rules.determinize import determinize
 from ttr_core.rules.engine import apply, legal_actions
 from ttr_core.rules.scoring import final_scores, score_sheets
 from ttr_core.rules.setup import new_game
@@ -231,6 +232,48 @@ def views_hide_secrets(state: GameState) -> Iterator[str]:
             yield f"seat {viewer}'s view changes with {what}, which it cannot see"
 
 
+#: Actions of a determinized state applied per check: a few, drawn.
+DEALT_SAMPLE = 4
+
+
+def determinized_states_play(state: GameState) -> Iterator[str]:
+    """A state dealt from another seat's view (:func:`ttr_core.determinize`) plays
+    on: the actions it lists for the seat deciding (a few, drawn) apply. What
+    the view knows of that seat's hand must be enough to finish what it began
+    (a payment laid down before it is complete: ``effects.show_cards``). Seen
+    from a seat other than the one deciding; games whose variants cannot be
+    determinized (state without a ``ttr_determinize`` hook) are not checked."""
+    pending = state.pending
+    if pending is None or state.num_players < 2:
+        return
+    rules = state.rules
+    rebuilt = {impl.variant for impl in rules.determinize}
+    if any(impl.variant not in rebuilt for impl in rules.setup):
+        return
+    rng = _rng(state, "dealt")
+    viewer = rng.choice([seat for seat in range(state.num_players) if seat != pending.player])
+    try:
+        dealt = determinize(player_view(state, viewer), seed=rng.randrange(2**32))
+    except ArgumentError:
+        return  # a view no game could give: the state breaks a rule the others check
+    except TtrError as exc:
+        yield f"seat {viewer}'s view cannot be dealt into a state: {exc}"
+        return
+    try:
+        legal = legal_actions(dealt)
+    except TtrError as exc:
+        yield f"a state dealt from seat {viewer}'s view lists no actions: {exc}"
+        return
+    for action in rng.sample(legal, min(DEALT_SAMPLE, len(legal))):
+        try:
+            apply(dealt, action)
+        except TtrError as exc:
+            yield (
+                f"a state dealt from seat {viewer}'s view lists {show(action)}, "
+                f"which it refuses: {exc}"
+            )
+
+
 def claims_are_permanent(before: GameState, action: Action, after: GameState) -> Iterator[str]:
     """What is settled stays settled: a claimed route keeps its owner, a kept ticket
     stays kept, cars never come back, turns and shuffles never go back, the
@@ -257,9 +300,10 @@ def claims_are_permanent(before: GameState, action: Action, after: GameState) ->
 def claim_effect(before: GameState, action: Action, after: GameState) -> Iterator[str]:
     """A claim gives the seat the route and takes exactly its length in cars; a
     claim a variant makes wait (``ttr_before_claim``) changes no owner, car or
-    hand. (A decision opened after the claim, ``ttr_after_claim``, keeps the
-    turn: the kernel does not end it, and the variant's own transition check
-    states its rule.)"""
+    hand (the cards it shows may become known: ``effects.show_cards``). (A
+    decision opened after the claim, ``ttr_after_claim``, keeps the turn: the
+    kernel does not end it, and the variant's own transition check states its
+    rule.)"""
     if type(action) is not ClaimRoute:
         return
     route = before.board.routes[action.route]
@@ -270,7 +314,10 @@ def claim_effect(before: GameState, action: Action, after: GameState) -> Iterato
         and pending.kind not in frozenset(PendingKind)
     )
     if waits and after.owners[route.id] == UNCLAIMED and before.rules.before_claim:
-        if after.owners != before.owners or after.players != before.players:
+        unseen = [attrs.evolve(player, known=()) for player in after.players]
+        if after.owners != before.owners or unseen != [
+            attrs.evolve(player, known=()) for player in before.players
+        ]:
             yield f"{action!r} waits for a decision but changed owners or players already"
         return
     if after.owners[route.id] != action.player:
@@ -356,6 +403,7 @@ _CORE: list[tuple[Kind, Callable[..., Iterable[str] | None], int]] = [
     ("state", decision, 1),
     ("state", legal_actions_exact, 1),
     ("state", views_hide_secrets, 4),
+    ("state", determinized_states_play, 4),
     ("transition", claims_are_permanent, 1),
     ("transition", claim_effect, 1),
     ("game", terminates, 1),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -115,6 +116,14 @@ def check_rules(
         if not report.ok:
             raise RulesViolation(f"{game!r} broke the rules:\n{report.failure()}")
 
+    # Hypothesis keys its database of failing examples by the test function: one
+    # for every call here. Each configuration gets its own key, so that a failure
+    # saved by one call (another map, a broken variant) is not replayed in the
+    # games of the next.
+    config = (map, variants, players, options, only_names, skipped, max_actions)
+    rules_hold.hypothesis.inner_test._hypothesis_internal_add_digest = hashlib.sha256(  # type: ignore[attr-defined]
+        repr(config).encode("utf-8", "backslashreplace")
+    ).digest()
     rules_hold()
     if wanted is not None and not wanted & checked:
         raise ArgumentError(

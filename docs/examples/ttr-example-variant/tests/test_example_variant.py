@@ -393,6 +393,11 @@ def test_a_bridge_claim_is_listed_only_with_a_card_to_pay_it_one_more() -> None:
     assert claims == {ClaimRoute(0, ALPHA_DELTA, "blue", 0)}
 
 
+def unseen(state: ttr_core.GameState) -> list[ttr_core.PlayerState]:
+    """The seats less what every player knows of their hands (shown cards)."""
+    return [attrs.evolve(player, known=()) for player in state.players]
+
+
 def test_a_bridge_claim_waits_for_its_seat_with_nothing_claimed_or_paid() -> None:
     state = in_towns(red=3, wild=1)
     claim = ClaimRoute(0, RED_BRIDGE, "red", 0)
@@ -403,8 +408,10 @@ def test_a_bridge_claim_waits_for_its_seat_with_nothing_claimed_or_paid() -> Non
         0,
         claim,
     )
-    assert waiting.owners == state.owners and waiting.players == state.players
+    assert waiting.owners == state.owners and unseen(waiting) == unseen(state)
     assert waiting.discard == state.discard and waiting.turn == state.turn
+    # The claim's cards are on the table: every seat knows the hand holds them.
+    assert dict(ttr_core.player_view(waiting, 1).seats[0].known) == {"red": 2}
     assert ttr_core.legal_actions(waiting) == (PayExtra(0, "red"), PayExtra(0, "wild"), GiveUp(0))
     for seat in (0, 1):  # the claim is public
         assert ttr_core.player_view(waiting, seat).variants["swap.bridge"] == (0, 1, "red", 0)
@@ -444,7 +451,7 @@ def test_giving_up_claims_and_pays_nothing_and_ends_the_turn() -> None:
     state = in_towns(red=3)
     waiting = ttr_core.apply(state, ClaimRoute(0, RED_BRIDGE, "red", 0))
     after = ttr_core.apply(waiting, GiveUp(0))
-    assert after.owners == state.owners and after.players == state.players
+    assert after.owners == state.owners and unseen(after) == unseen(state)
     assert after.discard == state.discard
     assert after.pending is not None
     assert (after.pending.kind, after.pending.player, after.turn) == ("turn", 1, state.turn + 1)

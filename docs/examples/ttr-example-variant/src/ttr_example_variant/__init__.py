@@ -381,9 +381,13 @@ def waiting_bridge(state: GameState) -> ClaimRoute | None:
 @hookimpl
 def ttr_before_claim(state: GameState, action: ClaimRoute) -> GameState | None:
     """A claim of a bridge waits for its seat's decision (the claim in the decision's
-    data); any other claim goes through. Nothing is claimed or paid yet."""
+    data); any other claim goes through. Nothing is claimed or paid yet: the
+    claim's cards are shown (``effects.show_cards``)."""
     if not is_bridge(state.board.routes[action.route]):
         return None
+    # The claim's cards are on the table while the seat decides: every player
+    # sees them (and a state dealt from another seat's view deals them to it).
+    state = effects.show_cards(state, action.player, effects.claim_cards(state, action))
     return effects.set_pending(state, BRIDGE, action.player, data=action)
 
 
