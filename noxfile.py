@@ -135,6 +135,21 @@ def adapters(session: nox.Session) -> None:
 
 
 @nox.session
+def properties(session: nox.Session) -> None:
+    """Every built-in map x its variant sets x player counts with the whole number of
+    games tests/test_properties.py lists (TTR_PROPERTY_SHARE=1; the default run
+    plays half); not part of the default run."""
+    session.install(".[test]")
+    session.run(
+        "pytest",
+        "-q",
+        "tests/test_properties.py",
+        *session.posargs,
+        env={"TTR_PROPERTY_SHARE": os.environ.get("TTR_PROPERTY_SHARE", "1")},
+    )
+
+
+@nox.session
 def bots_europe(session: nox.Session) -> None:
     """The bots on Europe, the full profile of tests/test_europe_bots.py: each heuristic
     style plays TTR_EUROPE_BOT_GAMES (default 300) heads-up games against random play,

@@ -1,4 +1,4 @@
-"""Draw the five built-in boards after a whole game, as SVG and as PNG screenshots.
+"""Draw the built-in boards after a whole game, as SVG and as PNG screenshots.
 
     python scripts/board_pictures.py                  # docs/pictures/<map>.svg and .png
     python scripts/board_pictures.py --maps usa --width 1600 --out /tmp/pictures
@@ -38,7 +38,15 @@ from ttr_core.simulation import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Players per map: as many as make a crowded board in a game of a few seconds.
-PLAYERS = {"newyork": 3, "nederland": 4, "usa": 4, "amsterdam": 3, "europe": 5}
+PLAYERS = {
+    "newyork": 3,
+    "nederland": 4,
+    "usa": 4,
+    "amsterdam": 3,
+    "europe": 5,
+    "switzerland": 3,
+    "nordiccountries": 3,
+}
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 #: Flags that run Chromium headless here, with nothing fetched from the network.
 CHROMIUM_FLAGS = (

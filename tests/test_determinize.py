@@ -29,7 +29,15 @@ def _boards() -> dict[str, Board]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ttr_core.GeneratedTicketsWarning)
         return {
-            name: ttr_core.load_map(name) for name in ("newyork", "nederland", "usa", "amsterdam")
+            name: ttr_core.load_map(name)
+            for name in (
+                "newyork",
+                "nederland",
+                "usa",
+                "amsterdam",
+                "switzerland",
+                "nordiccountries",
+            )
         }
 
 
@@ -49,6 +57,10 @@ CONFIGS: list[tuple[str, int, tuple[str, ...] | None]] = [
     ("usa", 4, None),
     ("amsterdam", 2, None),
     ("amsterdam", 4, None),
+    ("switzerland", 2, None),
+    ("switzerland", 3, None),
+    ("nordiccountries", 2, None),
+    ("nordiccountries", 3, None),
 ]
 IDS = [f"{m}-{p}" + ("-" + "+".join(v) if v else "") for m, p, v in CONFIGS]
 

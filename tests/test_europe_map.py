@@ -337,7 +337,7 @@ def test_show_map_gives_the_provenance(capsys: pytest.CaptureFixture[str]) -> No
     assert "NOT verified: positions of the 47 cities" in shown
 
 
-@pytest.mark.parametrize("name", ["newyork", "nederland", "usa", "amsterdam", "europe"])
+@pytest.mark.parametrize("name", ttr_core.available_maps())
 def test_every_printed_map_gives_its_provenance(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

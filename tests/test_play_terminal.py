@@ -189,7 +189,13 @@ def bot_secrets(state: ttr_core.GameState) -> tuple[str, list[str]]:
 
 @pytest.mark.parametrize(
     ("map_name", "variants", "seed"),
-    [("newyork", None, 3), ("nederland", ["tolls", "neutral"], 4), ("europe", None, 2)],
+    [
+        ("newyork", None, 3),
+        ("nederland", ["tolls", "neutral"], 4),
+        ("europe", None, 2),
+        ("switzerland", None, 5),
+        ("nordiccountries", None, 6),
+    ],
 )
 def test_the_screen_never_shows_a_bots_hand_or_tickets(
     map_name: str, variants: list[str] | None, seed: int

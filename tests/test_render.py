@@ -37,7 +37,14 @@ from ttr_core.testing import strategies
 from .helpers import new_started
 
 NS = "{http://www.w3.org/2000/svg}"
-PLAYERS = {"newyork": 3, "nederland": 4, "usa": 4, "amsterdam": 3}
+PLAYERS = {
+    "newyork": 3,
+    "nederland": 4,
+    "usa": 4,
+    "amsterdam": 3,
+    "switzerland": 3,
+    "nordiccountries": 3,
+}
 
 Point = tuple[float, float]
 
@@ -368,8 +375,22 @@ def test_the_declared_fields_are_marked(map_name: str, games: dict[str, GameStat
             found = [m for i in where for m in marks(routes[i]) if m.get("data-field") == name]
         assert [m.get("data-value") for m in found][:1] == [str(value)], (table, ident, name)
     # No mark without a field value behind it, and a legend entry for each field drawn.
+    plugins = {field.name for field in declared_map_fields()}
     drawn = [m for g in (*routes.values(), *locations.values()) for m in marks(g)]
-    assert len(drawn) <= len(expected)
+    assert len([m for m in drawn if m.get("data-field") in plugins]) <= len(expected)
+    # A field the map declares itself ([fields], Nordic's substitute) marks the
+    # entries whose value it shows, and only those.
+    own = [(g, m) for g in routes.values() for m in marks(g) if m.get("data-field") not in plugins]
+    for group, mark in own:
+        route = state.board.routes[int(group.get("id", "").split("-")[1])]
+        name = mark.get("data-field", "")
+        shown = {
+            str(v)
+            for r in (route.id, route.partner)
+            if r is not None
+            for v in [state.board.routes[r].extra.get(name)]
+        }
+        assert mark.get("data-value") in shown, (route.id, name)
     legend = " ".join(
         "".join(t.itertext()) for g in root.iter(f"{NS}g") if "legend" in classes(g) for t in g
     )
@@ -399,6 +420,8 @@ def test_the_printed_marks_of_the_built_in_maps(games: dict[str, GameState]) -> 
     assert counts["nederland"] == {("toll", "route")}
     assert counts["amsterdam"] == {("merchandise", "route")}
     assert counts["usa"] == set()
+    assert counts["switzerland"] == set()  # tunnels are drawn as such, not marked
+    assert counts["nordiccountries"] == {("substitute", "route")}  # Murmansk–Lieksa's 4
 
 
 def test_a_view_draws_only_what_its_seat_sees(games: dict[str, GameState]) -> None:

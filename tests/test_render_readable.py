@@ -19,7 +19,15 @@ from ttr_core import GameState
 from ttr_core.render import CARD_FILLS, SEAT_COLORS, svg
 
 NS = "{http://www.w3.org/2000/svg}"
-MAPS = {"newyork": 3, "nederland": 4, "usa": 4, "amsterdam": 3, "europe": 5}
+MAPS = {
+    "newyork": 3,
+    "nederland": 4,
+    "usa": 4,
+    "amsterdam": 3,
+    "europe": 5,
+    "switzerland": 3,
+    "nordiccountries": 3,
+}
 
 Point = tuple[float, float]
 
@@ -245,8 +253,9 @@ def test_names_lie_off_the_routes(map_name: str, finals: dict[str, GameState]) -
     assert len(boxes) == len(finals[map_name].board.locations)
     spaces = [q for g in routes(root).values() for q in quads(g)]
     crossed = {name for name, box in boxes for q in spaces if not separated(q, box)}
-    # A name with routes on every side may have to cross one: hardly any do.
-    assert len(crossed) <= {"usa": 1, "europe": 2}.get(map_name, 0), crossed
+    # A name with routes on every side may have to cross one: hardly any do
+    # (Switzerland's Neuchâtel, between the lake's routes and France's).
+    assert len(crossed) <= {"usa": 1, "europe": 2, "switzerland": 1}.get(map_name, 0), crossed
 
 
 def _to_segment(p: Point, a: Point, b: Point) -> float:

@@ -42,6 +42,8 @@ CONFIGS: list[tuple[str, int, list[str] | None]] = [
     ("usa", 3, None),
     ("amsterdam", 4, None),
     ("newyork", 3, ["attractions", "swap"]),
+    ("switzerland", 3, None),
+    ("nordiccountries", 2, None),
 ]
 
 

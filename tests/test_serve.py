@@ -75,7 +75,7 @@ def play_to_end(c: TestClient, game: str, *, pictures_every: int = 25) -> dict[s
     return status
 
 
-@pytest.mark.parametrize("map_name", ["newyork", "nederland"])
+@pytest.mark.parametrize("map_name", ["newyork", "nederland", "switzerland", "nordiccountries"])
 def test_whole_game_through_the_api(map_name: str) -> None:
     c = client(seed=7)
     game = new_game(c, map=map_name, players=2, bots=["route"])
@@ -154,7 +154,9 @@ def test_a_stale_or_repeated_move_is_refused() -> None:
     assert c.get(f"/api/games/{game}?board=0").json()["ply"] == after["ply"]
 
 
-@pytest.mark.parametrize("map_name", ["newyork", "nederland"])
+# Nordic Countries for its waiting claims with sets (Switzerland's 3-seat games
+# add a minute and nothing of their own: its views are the core's and tunnels').
+@pytest.mark.parametrize("map_name", ["newyork", "nederland", "nordiccountries"])
 def test_nothing_hidden_reaches_the_page(map_name: str) -> None:
     """The person's status is the same for every state their seat cannot tell
     apart (determinize re-deals what the seat does not see), and holds neither

@@ -36,7 +36,7 @@ pytestmark = [
 ]
 
 #: Every built-in map, for the screenshots.
-MAPS = ("newyork", "nederland", "usa", "amsterdam", "europe")
+MAPS = ("newyork", "nederland", "usa", "amsterdam", "europe", "switzerland", "nordiccountries")
 #: Ready: the page shows a status it got from the server.
 READY = "document.body.dataset.state === 'ready'"
 #: A name the browser resolves to 127.0.0.1, as a DNS-rebinding domain would.
