@@ -137,13 +137,15 @@ def adapters(session: nox.Session) -> None:
 @nox.session
 def properties(session: nox.Session) -> None:
     """Every built-in map x its variant sets x player counts with the whole number of
-    games tests/test_properties.py lists (TTR_PROPERTY_SHARE=1; the default run
-    plays half); not part of the default run."""
+    games tests/test_properties.py lists, and the 2,000 neutral-player games of
+    tests/test_neutral.py (TTR_PROPERTY_SHARE=1; the default run plays half); not
+    part of the default run."""
     session.install(".[test]")
     session.run(
         "pytest",
         "-q",
         "tests/test_properties.py",
+        "tests/test_neutral.py",
         *session.posargs,
         env={"TTR_PROPERTY_SHARE": os.environ.get("TTR_PROPERTY_SHARE", "1")},
     )
