@@ -97,7 +97,11 @@ def public_values(view: Any) -> list[object]:
     shown += [other.routes for other in view.others]
     # Public by the rules (every seat sees them), and small tuples of counts or
     # ids that may equal a hidden tuple by chance: merchandise cards held, loans.
-    shown += [view.variants.get(key) for key in ("merchandise.held", "tolls.loans")]
+    # The cards a tunnel turned up, per card (they go to the discard pile: onto an
+    # empty pile they are all of it).
+    shown += [
+        view.variants.get(key) for key in ("merchandise.held", "tolls.loans", "tunnels.turned_up")
+    ]
     return shown
 
 
