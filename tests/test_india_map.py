@@ -40,7 +40,7 @@ LOCATIONS = facts.locations(facts.INDIA_LOCATIONS)
 ROUTES = facts.routes(facts.INDIA_ROUTES)
 TICKETS = facts.tickets(facts.INDIA_TICKETS)
 COLORS = tuple(facts.INDIA_COLORS)
-DEFAULT_VARIANTS = ("ferries",)
+DEFAULT_VARIANTS = ("ferries", "longest_route")
 #: Routes and spaces of each colour, counted here from the reference data.
 COLOR_COUNTS = {
     **dict.fromkeys(("purple", "blue", "white", "green", "black", "red"), (10, 20)),
@@ -350,7 +350,7 @@ def test_show_map_gives_the_provenance_every_doubt_and_the_misprints(
     shown = capsys.readouterr().out
     assert "39 locations, 108 routes (28 double), 238 spaces, 110 cards" in shown
     assert "58 tickets (58 printed, 0 generated); 2–4 players, 45 cars each" in shown
-    assert "default variants: ferries" in shown
+    assert "default variants: ferries, longest_route" in shown
     provenance = board.provenance
     assert provenance is not None
     assert f"provenance: {provenance.summary}" in shown
