@@ -50,7 +50,7 @@ from ttr_core.rules.engine import (
     ticket_return,
 )
 from ttr_core.rules.kernel import rules as kernel
-from ttr_core.rules.kernel.work import Work
+from ttr_core.rules.kernel.work import Work, shuffler
 
 __all__ = [
     "add_points",
@@ -70,6 +70,7 @@ __all__ = [
     "reveal_cards",
     "set_pending",
     "show_cards",
+    "shuffle",
     "take_face_up",
 ]
 
@@ -582,3 +583,36 @@ def box_tickets(state: GameState, tickets: Iterable[int]) -> GameState:
         ticket_discard=tuple(t for t in state.ticket_discard if t not in chosen),
         boxed_tickets=state.boxed_tickets + ids,
     )
+
+
+# ---------------------------------------------------------------------------
+# Chance (issue 33: the shares' dummy reveals half its shares at random)
+# ---------------------------------------------------------------------------
+
+#: Most items one call of :func:`shuffle` orders (a variant's few pieces, not data).
+MOST_SHUFFLED = 10_000
+
+
+def shuffle(state: GameState, items: Iterable[Any]) -> tuple[GameState, tuple[Any, ...]]:
+    """Put ``items`` in a random order drawn from the game's chance:
+    ``(new state, the items shuffled)``.
+
+    The order comes from the game's seed and its shuffle count, exactly as
+    the core's own reshuffles (the count goes up by one), so a game replays
+    the same from its seed and actions, and a state dealt from a seat's view
+    (:func:`ttr_core.determinize`, which draws a new seed) does not know the
+    order in advance. Use it for a variant's own chance (the Pennsylvania
+    dummy's shares, revealed at random); never ``random`` directly, whose
+    draws a replay cannot repeat. At most :data:`MOST_SHUFFLED` items
+    (``PluginError`` beyond).
+    """
+    check_state(state)
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise PluginError(f"items must be a sequence of things to shuffle, not {show(items)}")
+    order: list[Any] = []
+    for item in items:
+        if len(order) == MOST_SHUFFLED:
+            raise PluginError(f"shuffle orders at most {MOST_SHUFFLED} items")
+        order.append(item)
+    shuffler(state.seed, state.shuffles).shuffle(order)
+    return attrs.evolve(state, shuffles=state.shuffles + 1), tuple(order)

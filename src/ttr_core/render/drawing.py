@@ -255,7 +255,8 @@ class _Drawing:
             shown = []
             for mark in self.marks:
                 value = route.extra.get(mark.name)
-                if mark.table != "routes" or not mark.shows(value):
+                words = value if mark.kind == "tag" and isinstance(value, tuple) else (value,)
+                if mark.table != "routes" or not any(map(mark.shows, words)):
                     continue
                 if (route.id, mark.name) in self.styled:
                     continue  # the route's style stands for the field
@@ -266,7 +267,7 @@ class _Drawing:
                 )
                 if shared and partner is not None and partner.id > route.id:
                     continue  # drawn with the partner, drawn later: on top of both
-                shown.append((mark, value, shared))
+                shown += [(mark, word, shared) for word in words if mark.shows(word)]
             if shown:
                 placed[route.id] = self._place_on(route, shown, size)
         return placed
@@ -599,12 +600,25 @@ class _Drawing:
 
     def _mark(self, placed: _Placed) -> Iterator[str]:
         mark, x, y, size, value = placed.mark, placed.x, placed.y, placed.size, placed.value
-        label = f"{mark.name}: {value}" if mark.kind == "badge" else mark.name
+        label = f"{mark.name}: {value}" if mark.kind in ("badge", "tag") else mark.name
         yield (
             f'<g class="mark field-{_ident(mark.name)}" data-field="{_esc(mark.name)}" '
             f'data-value="{_esc(value)}"><title>{_esc(label)}</title>'
         )
-        if mark.kind == "badge":
+        if mark.kind == "tag":  # a word on a label no wider than two marks
+            text = str(value)
+            font = min(size * 1.05, 2.0 * size / max(0.62 * len(text), 1.0))
+            yield (
+                f'<rect x="{_n(x - 1.1 * size)}" y="{_n(y - 0.75 * size)}" '
+                f'width="{_n(2.2 * size)}" height="{_n(1.5 * size)}" rx="{_n(0.3 * size)}" '
+                f'fill="#e8f1ff" stroke="#1f3b66" stroke-width="{_n(1.0 * self.scale)}"/>'
+            )
+            yield (
+                f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(font)}" '
+                'font-weight="bold" text-anchor="middle" dominant-baseline="central" '
+                f'fill="#1f3b66">{_esc(text)}</text>'
+            )
+        elif mark.kind == "badge":
             yield (
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size)}" fill="#fff8d6" '
                 f'stroke="#6b5a1e" stroke-width="{_n(1.2 * self.scale)}"/>'

@@ -209,6 +209,8 @@ class _Panel:
         doc = _plain_doc(mark.doc, name)
         if mark.kind == "badge":
             what = f"{doc} (the number in the circle)" if doc else "the number in the circle"
+        elif mark.kind == "tag":
+            what = f"{doc} (one label each)" if doc else "one label for each, on the route"
         else:
             where = "places" if mark.table == "locations" else "routes"
             what = doc or f"marked on these {where}"

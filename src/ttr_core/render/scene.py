@@ -14,7 +14,7 @@ from ttr_core.hooks import calls
 from ttr_core.hooks.manager import declared_map_fields
 from ttr_core.hooks.resolve import game_rules
 from ttr_core.model.board import GRAY, Board
-from ttr_core.model.declarations import MapField, NonSeatOwner, RouteStyle, Token
+from ttr_core.model.declarations import STRS, MapField, NonSeatOwner, RouteStyle, Token
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState, Termination
@@ -238,7 +238,9 @@ def _owners(
 @attrs.frozen
 class _Mark:
     """A field drawn as a mark: ``kind`` is ``"symbol"`` (drawn where the field
-    is true) or ``"badge"`` (drawn with the number where it is above 0)."""
+    is true), ``"badge"`` (drawn with the number where it is above 0) or
+    ``"tag"`` (a list of words: one small label per word, e.g. the company
+    logos a Pennsylvania route shows)."""
 
     table: str
     name: str
@@ -252,11 +254,14 @@ class _Mark:
         """Whether an entry with this ``value`` of the field gets the mark."""
         if self.kind == "symbol":
             return value is True
+        if self.kind == "tag":
+            return isinstance(value, str) and bool(value)
         return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _marks(board: Board, styled: Set[tuple[int, str]] = frozenset()) -> tuple[_Mark, ...]:
-    """The ``bool`` and ``int`` fields of ``board`` that mark at least one entry.
+    """The ``bool``, ``int`` and ``list[str]`` fields of ``board`` that mark at
+    least one entry (a list field by each of its words).
 
     An installed plugin's field comes with its kind and doc; a field the map
     declares itself (its ``[fields]`` table) is known by its values alone.
@@ -275,8 +280,10 @@ def _marks(board: Board, styled: Set[tuple[int, str]] = frozenset()) -> tuple[_M
                 continue
             if table == "routes" and styled:
                 values = [v for r, v in enumerate(values) if (r, name) not in styled]
-            shape = next(symbols, "ring") if kind == "symbol" else "badge"
+            shape = next(symbols, "ring") if kind == "symbol" else kind
             mark = _Mark(table, name, kind, shape, field.doc if field is not None else "")
+            if kind == "tag":  # each word of a list is a mark of its own
+                values = [word for v in values if isinstance(v, tuple) for word in v]
             shown = [v for v in values if mark.shows(v)]
             if shown:
                 marks.append(attrs.evolve(mark, sample=shown[0]))
@@ -288,7 +295,10 @@ def _kind(field: MapField | None, values: Sequence[object]) -> str:
     if field is None:  # declared by the map: all its values are of one type
         given = {type(v) for v in values if v is not None}
         kind = given.pop() if len(given) == 1 else None
-    return "symbol" if kind is bool else "badge" if kind is int else ""
+        words = [w for v in values if isinstance(v, tuple) for w in v]
+        if kind is tuple and all(isinstance(w, str) for w in words):
+            kind = STRS
+    return "symbol" if kind is bool else "badge" if kind is int else "tag" if kind == STRS else ""
 
 
 @attrs.frozen
