@@ -46,6 +46,8 @@ PLAYERS = {
     "europe": 5,
     "switzerland": 3,
     "nordiccountries": 3,
+    "pennsylvania": 4,
+    "india": 3,
 }
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 #: Flags that run Chromium headless here, with nothing fetched from the network.

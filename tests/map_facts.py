@@ -948,3 +948,668 @@ NORDIC_TICKETS = """
 44|Tromsø|Vaasa|11|
 45|Turku|Trondheim|10|
 """
+
+
+# ---------------------------------------------------------------------------
+# Pennsylvania (issue 33).
+# Ticket to Ride: Pennsylvania's facts, written into the tests to lock its map file.
+#
+# Transcribed from the reference tables of the printed game (Board Game Arena's
+# data, checked against a second table and the board art), not read from
+# ``maps/pennsylvania.toml``: a change to the map file must be matched here by
+# hand. Same line formats as :mod:`tests.map_facts` — routes
+# ``id|a|b|colour|length|pair|toll`` (the toll column stays empty), tickets
+# ``id|a|b|points|neutral`` (the neutral column stays empty) — read with its
+# helpers ``map_facts.routes`` and ``map_facts.tickets``.
+#
+# Route and ticket ids are the reference tables' numbers minus one. Ontario is a
+# region of two ferry landings not joined to each other: "Ontario 1" (west, the
+# Erie ferries) and "Ontario 2" (east, the Buffalo ferries); tickets name the
+# region "Ontario".
+#: The 34 cities (Ontario's two landings are in PENNSYLVANIA_REGIONS).
+PENNSYLVANIA_CITIES = (
+    *("Albany", "Allentown", "Altoona", "Atlantic City", "Baltimore", "Binghamton"),
+    *("Buffalo", "Chambersburg", "Coudersport", "Cumberland", "Dubois", "Elmira", "Erie"),
+    *("Gettysburg", "Harrisburg", "Johnstown", "Lancaster", "Lewiston", "Morgantown"),
+    *("New York", "Oil City", "Philadelphia", "Pittsburgh", "Reading", "Rochester"),
+    *("Scranton / Wilkes Barre", "Stroudsburg", "Syracuse", "Towanda", "Warren"),
+    *("Wheeling", "Williamsport", "York", "Youngstown"),
+)
+#: The regions a ticket end may name -> their locations.
+PENNSYLVANIA_REGIONS = {"Ontario": ("Ontario 1", "Ontario 2")}
+#: Where each location is printed: fractions of the board image's width and
+#: height (1744 x 1125 px) from its top-left corner.
+PENNSYLVANIA_POSITIONS = {
+    "Albany": (0.9725, 0.0916),
+    "Allentown": (0.7838, 0.6631),
+    "Altoona": (0.3607, 0.6827),
+    "Atlantic City": (0.9673, 0.8916),
+    "Baltimore": (0.6783, 0.9662),
+    "Binghamton": (0.7385, 0.2258),
+    "Buffalo": (0.3194, 0.0462),
+    "Chambersburg": (0.4656, 0.8622),
+    "Coudersport": (0.4226, 0.3156),
+    "Cumberland": (0.3647, 0.9636),
+    "Dubois": (0.3091, 0.5262),
+    "Elmira": (0.5826, 0.2276),
+    "Erie": (0.1187, 0.2258),
+    "Gettysburg": (0.5373, 0.8987),
+    "Harrisburg": (0.5808, 0.7502),
+    "Johnstown": (0.3039, 0.7476),
+    "Lancaster": (0.6714, 0.8276),
+    "Lewiston": (0.4839, 0.6658),
+    "Morgantown": (0.1388, 0.9698),
+    "New York": (0.9731, 0.4969),
+    "Oil City": (0.1726, 0.4347),
+    "Ontario 1": (0.051, 0.0427),
+    "Ontario 2": (0.2334, 0.0427),
+    "Philadelphia": (0.8521, 0.8667),
+    "Pittsburgh": (0.125, 0.7182),
+    "Reading": (0.6909, 0.7262),
+    "Rochester": (0.5367, 0.0462),
+    "Scranton / Wilkes Barre": (0.7655, 0.4391),
+    "Stroudsburg": (0.8572, 0.5547),
+    "Syracuse": (0.7179, 0.0462),
+    "Towanda": (0.6468, 0.3351),
+    "Warren": (0.2494, 0.3129),
+    "Wheeling": (0.0373, 0.8213),
+    "Williamsport": (0.5591, 0.4889),
+    "York": (0.6101, 0.856),
+    "Youngstown": (0.0298, 0.4862),
+}
+#: The board's width ÷ height (1744 / 1125, rounded).
+PENNSYLVANIA_ASPECT = 1.55
+#: Other spellings a user may type -> the printed name.
+PENNSYLVANIA_ALIASES = {
+    "Pittsburg": "Pittsburgh",
+    "Scranton": "Scranton / Wilkes Barre",
+    "Wilkes-Barre": "Scranton / Wilkes Barre",
+    "Scranton/Wilkes-Barre": "Scranton / Wilkes Barre",
+    "Lewistown": "Lewiston",
+    "Ontario West": "Ontario 1",
+    "Ontario East": "Ontario 2",
+}
+
+PENNSYLVANIA_ROUTES = """
+0|Albany|Binghamton|purple|6||
+1|Albany|New York|blue|6|1|
+2|Albany|New York|green|6|1|
+3|Albany|Syracuse|white|6|2|
+4|Albany|Syracuse|red|6|2|
+5|Allentown|Philadelphia|black|3|3|
+6|Allentown|Philadelphia|red|3|3|
+7|Allentown|Reading|green|2||
+8|Allentown|Scranton / Wilkes Barre|white|3|4|
+9|Allentown|Scranton / Wilkes Barre|blue|3|4|
+10|Allentown|Stroudsburg|orange|2||
+11|Altoona|Dubois|gray|2||
+12|Altoona|Harrisburg|red|5|5|
+13|Altoona|Harrisburg|orange|5|5|
+14|Altoona|Johnstown|yellow|1|6|
+15|Altoona|Johnstown|blue|1|6|
+16|Altoona|Lewiston|green|2||
+17|Atlantic City|New York|black|6|7|
+18|Atlantic City|New York|white|6|7|
+19|Atlantic City|Philadelphia|gray|2|8|
+20|Atlantic City|Philadelphia|gray|2|8|
+21|Baltimore|Cumberland|blue|7||
+22|Baltimore|Gettysburg|red|3||
+23|Baltimore|Philadelphia|yellow|4|9|
+24|Baltimore|Philadelphia|purple|4|9|
+25|Baltimore|York|white|2||
+26|Binghamton|Elmira|white|3||
+27|Binghamton|Scranton / Wilkes Barre|black|3|10|
+28|Binghamton|Scranton / Wilkes Barre|green|3|10|
+29|Binghamton|Syracuse|yellow|2|11|
+30|Binghamton|Syracuse|orange|2|11|
+31|Binghamton|Towanda|red|2||
+32|Buffalo|Coudersport|gray|4||
+33|Buffalo|Erie|orange|5|12|
+34|Buffalo|Erie|white|5|12|
+35|Buffalo|Rochester|yellow|5|13|
+36|Buffalo|Rochester|black|5|13|
+37|Buffalo|Warren|green|4||
+38|Buffalo|Ontario 2|gray|1|14|
+39|Buffalo|Ontario 2|gray|1|14|
+40|Chambersburg|Cumberland|green|2||
+41|Chambersburg|Gettysburg|black|1||
+42|Chambersburg|Harrisburg|blue|2||
+43|Coudersport|Elmira|orange|4||
+44|Coudersport|Warren|gray|4||
+45|Coudersport|Williamsport|green|4||
+46|Cumberland|Johnstown|gray|3||
+47|Cumberland|Morgantown|red|5||
+48|Dubois|Oil City|purple|3||
+49|Dubois|Warren|black|3||
+50|Dubois|Williamsport|white|6||
+51|Elmira|Rochester|green|3||
+52|Elmira|Syracuse|black|4||
+53|Elmira|Towanda|yellow|2||
+54|Erie|Oil City|black|3||
+55|Erie|Warren|blue|3||
+56|Erie|Youngstown|yellow|4|15|
+57|Erie|Youngstown|green|4|15|
+58|Erie|Ontario 1|gray|3|16|
+59|Erie|Ontario 1|gray|3|16|
+60|Gettysburg|Harrisburg|yellow|2||
+61|Gettysburg|York|gray|1||
+62|Harrisburg|Lewiston|gray|2||
+63|Harrisburg|Reading|purple|2||
+64|Harrisburg|Scranton / Wilkes Barre|gray|6||
+65|Harrisburg|York|black|1||
+66|Johnstown|Pittsburgh|purple|4|17|
+67|Johnstown|Pittsburgh|black|4|17|
+68|Lancaster|Philadelphia|green|4|18|
+69|Lancaster|Philadelphia|orange|4|18|
+70|Lancaster|Reading|yellow|1||
+71|Lancaster|York|purple|1||
+72|Lewiston|Williamsport|yellow|3||
+73|Morgantown|Pittsburgh|yellow|3||
+74|Morgantown|Wheeling|blue|3||
+75|New York|Scranton / Wilkes Barre|red|5|19|
+76|New York|Scranton / Wilkes Barre|purple|5|19|
+77|Oil City|Pittsburgh|red|4||
+78|Oil City|Warren|orange|2||
+79|Oil City|Youngstown|white|3||
+80|New York|Philadelphia|gray|6|20|
+81|New York|Philadelphia|gray|6|20|
+82|Pittsburgh|Wheeling|green|2|21|
+83|Pittsburgh|Wheeling|white|2|21|
+84|Pittsburgh|Youngstown|orange|4|22|
+85|Pittsburgh|Youngstown|blue|4|22|
+86|Harrisburg|Lancaster|gray|2|23|
+87|Harrisburg|Lancaster|gray|2|23|
+88|Rochester|Syracuse|purple|4|24|
+89|Rochester|Syracuse|blue|4|24|
+90|Scranton / Wilkes Barre|Stroudsburg|yellow|2||
+91|Scranton / Wilkes Barre|Towanda|gray|3||
+92|Scranton / Wilkes Barre|Williamsport|orange|5||
+93|Towanda|Williamsport|black|2||
+94|Wheeling|Youngstown|purple|5||
+"""
+#: ``id|companies``: the company logos each route shows, biggest company first
+#: (empty on the 8 routes without a logo).
+PENNSYLVANIA_ROUTE_COMPANIES = """
+0|
+1|PRR,B&O,NYC
+2|PRR,B&O,NYC
+3|NYC
+4|NYC
+5|PRR,RDG
+6|PRR,RDG
+7|RDG
+8|PRR,RDG,LV,JCL
+9|PRR,RDG,LV,JCL
+10|RDG,LV,JCL
+11|PRR
+12|PRR
+13|PRR
+14|PRR
+15|PRR
+16|
+17|JCL
+18|JCL
+19|PRR,RDG,JCL
+20|PRR,RDG,JCL
+21|B&O,WM
+22|PRR,WM
+23|PRR,B&O
+24|PRR,B&O
+25|PRR
+26|EL
+27|EL
+28|EL
+29|EL
+30|EL
+31|EL
+32|PRR,EL
+33|EL,NYC
+34|EL,NYC
+35|B&O,EL,LV,NYC,BR&P
+36|B&O,EL,LV,NYC,BR&P
+37|PRR,B&O,EL,BR&P
+38|PRR,EL,NYC
+39|PRR,EL,NYC
+40|PRR,WM
+41|
+42|PRR,RDG,WM
+43|PRR,B&O,EL,NYC,BR&P
+44|PRR,B&O,EL,NYC,BR&P
+45|PRR
+46|PRR,B&O,WM
+47|B&O,WM
+48|
+49|EL,BR&P
+50|
+51|PRR,B&O,EL,BR&P
+52|EL,LV
+53|PRR,EL,LV
+54|PRR,EL,NYC
+55|PRR,EL,NYC
+56|EL,NYC
+57|EL,NYC
+58|PRR,EL,NYC
+59|PRR,EL,NYC
+60|PRR,RDG
+61|
+62|PRR
+63|RDG
+64|PRR,RDG
+65|PRR,WM
+66|PRR,B&O
+67|PRR,B&O
+68|PRR
+69|PRR
+70|RDG
+71|PRR
+72|PRR,RDG
+73|
+74|B&O
+75|EL,LV,JCL
+76|EL,LV,JCL
+77|PRR,B&O
+78|PRR,B&O,EL
+79|EL
+80|PRR,B&O,RDG,JCL
+81|PRR,B&O,RDG,JCL
+82|PRR
+83|PRR
+84|PRR,B&O,NYC
+85|PRR,B&O,NYC
+86|PRR
+87|PRR
+88|LV,NYC
+89|LV,NYC
+90|RDG,LV,JCL
+91|PRR,EL,LV
+92|
+93|EL,RDG
+94|PRR,B&O,NYC
+"""
+#: Ferries: route id -> locomotive spaces (the four Ontario routes).
+PENNSYLVANIA_FERRY_LOCOMOTIVES = {38: 1, 39: 1, 58: 2, 59: 2}
+PENNSYLVANIA_TICKETS = """
+0|Altoona|Binghamton|9|
+1|Baltimore|Albany|16|
+2|Baltimore|New York|10|
+3|Baltimore|Philadelphia|4|
+4|Buffalo|Baltimore|16|
+5|Buffalo|Harrisburg|13|
+6|Buffalo|Johnstown|10|
+7|Buffalo|New York|18|
+8|Buffalo|Philadelphia|19|
+9|Chambersburg|Scranton / Wilkes Barre|8|
+10|Coudersport|Binghamton|7|
+11|Cumberland|Harrisburg|4|
+12|Dubois|Cumberland|6|
+13|Dubois|Stroudsburg|12|
+14|Erie|Albany|20|
+15|Erie|Altoona|8|
+16|Gettysburg|Reading|3|
+17|Harrisburg|Baltimore|3|
+18|Harrisburg|New York|11|
+19|Harrisburg|Philadelphia|6|
+20|Johnstown|Elmira|10|
+21|Lewiston|Syracuse|9|
+22|Morgantown|Chambersburg|7|
+23|Morgantown|Williamsport|13|
+24|New York|Atlantic City|6|
+25|Oil City|Johnstown|6|
+26|Oil City|Scranton / Wilkes Barre|14|
+27|Ontario|Pittsburgh|10|
+28|Ontario|Syracuse|10|
+29|Ontario|Warren|5|
+30|Philadelphia|Atlantic City|2|
+31|Philadelphia|New York|6|
+32|Pittsburgh|Harrisburg|9|
+33|Pittsburgh|Baltimore|13|
+34|Pittsburgh|Buffalo|10|
+35|Pittsburgh|New York|20|
+36|Pittsburgh|Philadelphia|15|
+37|Rochester|Elmira|3|
+38|Rochester|Reading|13|
+39|Scranton / Wilkes Barre|Allentown|3|
+40|Syracuse|Allentown|8|
+41|Towanda|Lancaster|9|
+42|Warren|York|10|
+43|Wheeling|Albany|22|
+44|Wheeling|Allentown|15|
+45|Wheeling|Erie|9|
+46|Williamsport|Albany|10|
+47|Youngstown|Morgantown|7|
+48|Youngstown|Rochester|14|
+49|Youngstown|Scranton / Wilkes Barre|17|
+"""
+#: The stock shares: (id, name, shares, points by place, 1st first).
+PENNSYLVANIA_COMPANIES = (
+    ("PRR", "Pennsylvania Railroad", 15, (30, 21, 14, 9, 6)),
+    ("B&O", "Baltimore & Ohio Railroad", 10, (20, 14, 9, 5, 2)),
+    ("EL", "Erie Lackawanna Railway", 8, (16, 10, 5, 1)),
+    ("RDG", "Reading Lines", 7, (15, 9, 5)),
+    ("LV", "Lehigh Valley Railroad", 6, (12, 7, 3)),
+    ("NYC", "New York Central System", 5, (10, 6, 3)),
+    ("WM", "Western Maryland Railway", 4, (9, 5)),
+    ("JCL", "Jersey Central Lines", 3, (8, 5)),
+    ("BR&P", "Buffalo, Rochester & Pittsburgh Railway", 2, (7, 4)),
+)
+#: The Globetrotter's points (the most completed tickets).
+PENNSYLVANIA_GLOBETROTTER = 15
+#: Points of a claimed route, by length (7 -> 18 unverified).
+PENNSYLVANIA_ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18}
+#: Card colours, in the deck's order, 12 cards each, and 14 locomotives.
+PENNSYLVANIA_COLORS = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red")
+PENNSYLVANIA_CARDS_PER_COLOR = 12
+PENNSYLVANIA_LOCOMOTIVES = 14
+#: Players, trains, cards dealt, face-up cards, the final round's trigger.
+PENNSYLVANIA_PLAYERS = (2, 5)
+PENNSYLVANIA_TRAINS = 45
+PENNSYLVANIA_STARTING_HAND = 4
+PENNSYLVANIA_DISPLAY = 5
+PENNSYLVANIA_END_TRIGGER = 2
+#: Tickets: dealt at the start and kept at least; drawn later and kept at
+#: least; where the ones not kept go (under the deck).
+PENNSYLVANIA_START_TICKETS = (5, 3)
+PENNSYLVANIA_DRAW_TICKETS = (4, 1)
+PENNSYLVANIA_RETURNED = "bottom"
+#: Both routes of a double pair are open from this many players on.
+PENNSYLVANIA_BOTH_PAIR_ROUTES_MIN_PLAYERS = 4
+
+
+def route_companies(table: str) -> dict[int, tuple[str, ...]]:
+    """``PENNSYLVANIA_ROUTE_COMPANIES`` as ``{route id: company ids}`` (every
+    route, ``()`` for none)."""
+    rows: dict[int, tuple[str, ...]] = {}
+    for line in table.strip().splitlines():
+        ident, companies = line.split("|")
+        rows[int(ident)] = tuple(companies.split(",")) if companies else ()
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# India (issue 33).
+# Ticket to Ride: India (Map Collection 2), its facts written into the tests.
+#
+# Transcribed from the reference tables (``india.json``: Board Game Arena's data,
+# which an independent JavaScript engine's tables match entry for entry), not
+# from ``maps/india.toml``: a change to the map file must be matched here by
+# hand. The table formats are ``map_facts``' (its ``routes`` and ``tickets`` read
+# them): routes ``id|a|b|colour|length|pair|toll`` (the toll column stays empty:
+# India has no tolls), tickets ``id|a|b|points|neutral route`` (neutral empty);
+# locations ``name|aliases|x,y`` (aliases comma-separated, none: empty).
+# Route and ticket ids are the reference tables' numbers minus one.
+# The 39 cities: the real places' spellings as names; the other spellings the
+# sources write (perhaps the board's misprints) and the modern names as aliases.
+# Positions: Board Game Arena's pixels ÷ its upright board image (1125 x 1744).
+INDIA_LOCATIONS = """
+Agra||0.4222,0.3687
+Ahmadabad||0.1947,0.4369
+Ambala||0.4178,0.1726
+Bareilly||0.5022,0.2569
+Bezwada|Vijayawada|0.5227,0.6325
+Bhatinda||0.2622,0.1749
+Bhopal||0.4196,0.4295
+Bilaspur||0.5698,0.4295
+Bombay|Mumbai|0.2151,0.5734
+Calcutta|Kolkata|0.8151,0.4461
+Calicut|Kozhikode|0.3111,0.7873
+Chittagong||0.9653,0.4318
+Delhi||0.4036,0.2735
+Dhubri||0.8613,0.3555
+Erode||0.5191,0.7993
+Guntakal||0.3822,0.6703
+Indur|Nizamabad|0.5058,0.5361
+Jacobabad||0.1067,0.195
+Jaipur||0.3227,0.3526
+Jorhat|Jarhat|0.9751,0.2982
+Jodhpur||0.2098,0.3062
+Karachi||0.0258,0.3492
+Katni||0.5707,0.371
+Khandwa||0.3111,0.4891
+Lahore||0.2133,0.0791
+Lucknow||0.544,0.3154
+Madras|Chennai|0.5316,0.6972
+Mangalore||0.288,0.7271
+Manmad||0.3049,0.5482
+Mormugao|Mormugau|0.2276,0.637
+Patna||0.7164,0.3549
+Peshawar||0.1156,0.0648
+Poona|Pune|0.304,0.6067
+Quilon|Kollam|0.3707,0.8796
+Raipur||0.552,0.4885
+Ratlam|Ratiam|0.28,0.406
+Rohri||0.1627,0.2489
+Wadi||0.3973,0.6095
+Waltair|Visakhapatnam,Waltain|0.672,0.5917
+"""
+# The name taken -> the other spelling a source writes (kept as an alias):
+# Jarhat, Ratiam, Mormugau (Board Game Arena), Waltain (the JavaScript engine's
+# key and the wiki's trivia). The printed labels were not seen.
+INDIA_MISPRINTS = {
+    "Jorhat": "Jarhat",
+    "Ratlam": "Ratiam",
+    "Mormugao": "Mormugau",
+    "Waltair": "Waltain",
+}
+
+# India: routes (no tolls; the toll column stays empty), in Board Game Arena's
+# route order; 28 pairs. The ferries' locomotive spaces are locked by the dict below.
+INDIA_ROUTES = """
+0|Agra|Bhopal|purple|1|1|
+1|Agra|Bhopal|red|1|1|
+2|Agra|Delhi|orange|2||
+3|Agra|Jaipur|blue|1|2|
+4|Agra|Jaipur|white|1|2|
+5|Agra|Katni|green|2||
+6|Agra|Lucknow|gray|2||
+7|Ahmadabad|Bombay|white|3||
+8|Ahmadabad|Jodhpur|purple|3|3|
+9|Ahmadabad|Jodhpur|black|3|3|
+10|Ahmadabad|Khandwa|yellow|2||
+11|Ahmadabad|Ratlam|green|1||
+12|Ambala|Bareilly|orange|2||
+13|Ambala|Bhatinda|white|2|4|
+14|Ambala|Bhatinda|yellow|2|4|
+15|Ambala|Delhi|gray|2|5|
+16|Ambala|Delhi|gray|2|5|
+17|Ambala|Lahore|black|4||
+18|Bareilly|Delhi|white|1||
+19|Bareilly|Lucknow|gray|1||
+20|Bareilly|Patna|green|4||
+21|Bezwada|Guntakal|blue|2||
+22|Bezwada|Indur|green|2|6|
+23|Bezwada|Indur|yellow|2|6|
+24|Bezwada|Madras|red|1||
+25|Bezwada|Waltair|orange|2|7|
+26|Bezwada|Waltair|black|2|7|
+27|Bhatinda|Delhi|blue|3||
+28|Bhatinda|Jodhpur|green|3||
+29|Bhatinda|Lahore|gray|2|8|
+30|Bhatinda|Lahore|gray|2|8|
+31|Bhatinda|Rohri|purple|2||
+32|Bhopal|Bilaspur|gray|2|9|
+33|Bhopal|Bilaspur|gray|2|9|
+34|Bhopal|Khandwa|blue|2||
+35|Bhopal|Ratlam|black|2||
+36|Bilaspur|Calcutta|yellow|4||
+37|Bilaspur|Katni|white|1|10|
+38|Bilaspur|Katni|purple|1|10|
+39|Bilaspur|Raipur|black|1|11|
+40|Bilaspur|Raipur|red|1|11|
+41|Bombay|Calicut|gray|6||
+42|Bombay|Karachi|gray|6|12|
+43|Bombay|Karachi|gray|6|12|
+44|Bombay|Manmad|black|1||
+45|Bombay|Mormugao|green|1||
+46|Bombay|Poona|blue|1||
+47|Calcutta|Chittagong|gray|2|13|
+48|Calcutta|Chittagong|gray|2|13|
+49|Calcutta|Dhubri|gray|2|14|
+50|Calcutta|Dhubri|gray|2|14|
+51|Calcutta|Madras|gray|8||
+52|Calcutta|Patna|purple|2||
+53|Calcutta|Raipur|blue|4||
+54|Calcutta|Waltair|red|4||
+55|Calicut|Erode|blue|3|15|
+56|Calicut|Erode|red|3|15|
+57|Calicut|Mangalore|white|1|16|
+58|Calicut|Mangalore|yellow|1|16|
+59|Calicut|Quilon|gray|2|17|
+60|Calicut|Quilon|gray|2|17|
+61|Chittagong|Dhubri|white|2||
+62|Chittagong|Jorhat|gray|3||
+63|Delhi|Jaipur|purple|2||
+64|Delhi|Lucknow|yellow|2||
+65|Dhubri|Jorhat|gray|2|18|
+66|Dhubri|Jorhat|gray|2|18|
+67|Dhubri|Patna|blue|2|19|
+68|Dhubri|Patna|red|2|19|
+69|Erode|Madras|green|2|20|
+70|Erode|Madras|orange|2|20|
+71|Erode|Quilon|gray|4||
+72|Guntakal|Madras|white|2||
+73|Guntakal|Mangalore|gray|2||
+74|Guntakal|Mormugao|red|2||
+75|Guntakal|Wadi|purple|1|21|
+76|Guntakal|Wadi|black|1|21|
+77|Indur|Manmad|purple|3||
+78|Indur|Wadi|gray|2||
+79|Jacobabad|Lahore|red|3||
+80|Jacobabad|Karachi|white|4||
+81|Jacobabad|Peshawar|orange|3|22|
+82|Jacobabad|Peshawar|yellow|3|22|
+83|Jacobabad|Rohri|blue|1|23|
+84|Jacobabad|Rohri|green|1|23|
+85|Jaipur|Jodhpur|red|2||
+86|Jaipur|Ratlam|yellow|1|24|
+87|Jaipur|Ratlam|orange|1|24|
+88|Jodhpur|Karachi|orange|3||
+89|Karachi|Rohri|black|3||
+90|Katni|Lucknow|blue|1|25|
+91|Katni|Lucknow|black|1|25|
+92|Katni|Patna|gray|2|26|
+93|Katni|Patna|gray|2|26|
+94|Khandwa|Manmad|red|1||
+95|Khandwa|Raipur|orange|4||
+96|Khandwa|Ratlam|gray|2||
+97|Lahore|Peshawar|green|1|27|
+98|Lahore|Peshawar|purple|1|27|
+99|Madras|Mangalore|purple|4||
+100|Madras|Waltair|yellow|3||
+101|Mangalore|Mormugao|black|2||
+102|Manmad|Poona|gray|1||
+103|Mormugao|Poona|gray|1||
+104|Mormugao|Wadi|gray|2||
+105|Poona|Wadi|orange|1||
+106|Raipur|Waltair|green|3|28|
+107|Raipur|Waltair|white|3|28|
+"""
+# Ferries (all gray): route id -> locomotive spaces (12 in all, on 8 routes).
+INDIA_FERRY_LOCOMOTIVES = {
+    41: 2,
+    42: 2,
+    43: 2,
+    47: 1,
+    48: 1,
+    51: 2,
+    59: 1,
+    60: 1,
+}
+INDIA_TICKETS = """
+0|Agra|Jorhat|8|
+1|Ahmadabad|Calicut|7|
+2|Ambala|Mormugao|10|
+3|Ambala|Ratlam|5|
+4|Ambala|Waltair|9|
+5|Bareilly|Ahmadabad|5|
+6|Bareilly|Calcutta|6|
+7|Bareilly|Guntakal|10|
+8|Bhatinda|Bezwada|13|
+9|Bhatinda|Bilaspur|7|
+10|Bhatinda|Manmad|9|
+11|Bhopal|Calcutta|6|
+12|Bhopal|Mormugao|5|
+13|Bilaspur|Calicut|10|
+14|Bilaspur|Dhubri|5|
+15|Bombay|Bezwada|5|
+16|Bombay|Quilon|6|
+17|Calcutta|Erode|9|
+18|Calcutta|Indur|8|
+19|Chittagong|Wadi|11|
+20|Delhi|Calicut|11|
+21|Delhi|Chittagong|9|
+22|Delhi|Indur|9|
+23|Dhubri|Mangalore|12|
+24|Jacobabad|Bombay|10|
+25|Jacobabad|Calcutta|13|
+26|Jacobabad|Ratlam|9|
+27|Jaipur|Patna|5|
+28|Jaipur|Poona|5|
+29|Jaipur|Raipur|5|
+30|Jorhat|Bombay|13|
+31|Jodhpur|Guntakal|9|
+32|Jodhpur|Khandwa|5|
+33|Jodhpur|Lucknow|5|
+34|Karachi|Ahmadabad|6|
+35|Karachi|Delhi|7|
+36|Karachi|Poona|7|
+37|Katni|Khandwa|5|
+38|Katni|Wadi|8|
+39|Katni|Waltair|5|
+40|Khandwa|Chittagong|10|
+41|Lahore|Delhi|5|
+42|Lahore|Dhubri|12|
+43|Lahore|Wadi|13|
+44|Lucknow|Bombay|7|
+45|Lucknow|Erode|11|
+46|Manmad|Erode|7|
+47|Madras|Quilon|6|
+48|Patna|Madras|9|
+49|Patna|Mormugao|10|
+50|Peshawar|Bhopal|9|
+51|Peshawar|Madras|17|
+52|Raipur|Guntakal|7|
+53|Raipur|Manmad|5|
+54|Ratlam|Bezwada|8|
+55|Rohri|Agra|7|
+56|Rohri|Mangalore|12|
+57|Waltair|Mangalore|6|
+"""
+
+# Rule numbers (the rules text; Board Game Arena's settings).
+INDIA_PLAYERS = (2, 4)
+INDIA_CARS_PER_PLAYER = 45
+INDIA_COLORS = {
+    "purple": 12,
+    "blue": 12,
+    "orange": 12,
+    "white": 12,
+    "green": 12,
+    "yellow": 12,
+    "black": 12,
+    "red": 12,
+}
+INDIA_WILDS = 14
+INDIA_STARTING_HAND = 4
+INDIA_DISPLAY_SIZE = 5
+INDIA_MAX_FACE_UP_WILDS = 2
+INDIA_END_TRIGGER_CARS = 2
+# Tickets dealt at the start and kept at least; drawn later and kept at least.
+INDIA_TICKET_DEAL = (4, 2)
+INDIA_TICKET_DRAW = (3, 1)
+# Where unkept tickets go, at the start and after a draw: under the deck.
+INDIA_TICKETS_RETURNED = "bottom"
+INDIA_ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21}
+# Both routes of a double pair are open only from this many players.
+INDIA_BOTH_PAIR_ROUTES_MIN_PLAYERS = 4
+# The Grand Tour (Mandala): points for 1, 2, 3, 4 and 5 or more qualifying tickets.
+INDIA_MANDALA_BONUS = (5, 10, 20, 30, 40)
+
+
+def locations(table: str) -> list[tuple[str, tuple[str, ...], tuple[float, float]]]:
+    """The rows of a location table: (name, aliases, (x, y))."""
+    rows = []
+    for line in table.strip().splitlines():
+        name, aliases, pos = line.split("|")
+        x, y = pos.split(",")
+        rows.append((name, tuple(aliases.split(",")) if aliases else (), (float(x), float(y))))
+    return rows

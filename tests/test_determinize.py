@@ -37,6 +37,8 @@ def _boards() -> dict[str, Board]:
                 "amsterdam",
                 "switzerland",
                 "nordiccountries",
+                "pennsylvania",
+                "india",
             )
         }
 
@@ -61,6 +63,10 @@ CONFIGS: list[tuple[str, int, tuple[str, ...] | None]] = [
     ("switzerland", 3, None),
     ("nordiccountries", 2, None),
     ("nordiccountries", 3, None),
+    ("pennsylvania", 2, None),  # the dummy shareholder
+    ("pennsylvania", 4, None),
+    ("india", 2, None),
+    ("india", 4, None),
 ]
 IDS = [f"{m}-{p}" + ("-" + "+".join(v) if v else "") for m, p, v in CONFIGS]
 

@@ -1,7 +1,7 @@
 """Ticket to Ride: India's map, checked against facts written into the tests.
 
 Every location (its aliases and position), route and ticket is locked by
-``map_facts_india`` (``INDIA_LOCATIONS``, ``INDIA_ROUTES``, ``INDIA_TICKETS``),
+``map_facts`` (``INDIA_LOCATIONS``, ``INDIA_ROUTES``, ``INDIA_TICKETS``),
 the ferries' locomotive spaces by ``INDIA_FERRY_LOCOMOTIVES``, the rule numbers
 and the Grand Tour (Mandala) table by the module's constants; that module is
 transcribed from the reference tables, not read from ``maps/india.toml``. The
@@ -31,7 +31,7 @@ from ttr_core import ClaimRoute, IllegalAction
 from ttr_core.checking.verify import play_checked
 from ttr_core.cli import main
 
-from . import map_facts_india as facts
+from . import map_facts as facts
 from .helpers import claim, route_id, started, with_hand
 
 MAP_FILE = Path(__file__).resolve().parents[1] / "maps" / "india.toml"
@@ -40,7 +40,7 @@ LOCATIONS = facts.locations(facts.INDIA_LOCATIONS)
 ROUTES = facts.routes(facts.INDIA_ROUTES)
 TICKETS = facts.tickets(facts.INDIA_TICKETS)
 COLORS = tuple(facts.INDIA_COLORS)
-DEFAULT_VARIANTS = ("ferries", "longest_route")
+DEFAULT_VARIANTS = ("ferries", "longest_route", "mandala")
 #: Routes and spaces of each colour, counted here from the reference data.
 COLOR_COUNTS = {
     **dict.fromkeys(("purple", "blue", "white", "green", "black", "red"), (10, 20)),
@@ -296,7 +296,7 @@ def test_rule_numbers(board: ttr_core.Board) -> None:
     assert all(score == 0 for score in rules.start_scores)
     assert rules.wild_routes == ()  # locomotives pay every route
     assert rules.face_up_wild == "turn"  # a face-up locomotive is the whole draw
-    assert rules.default_variants == DEFAULT_VARIANTS  # mandala joins when its plugin lands
+    assert rules.default_variants == DEFAULT_VARIANTS
     assert dict(board.titles) == {
         "longest_route": "Indian Express",
         "mandala": "Grand Tour of India",
@@ -350,7 +350,7 @@ def test_show_map_gives_the_provenance_every_doubt_and_the_misprints(
     shown = capsys.readouterr().out
     assert "39 locations, 108 routes (28 double), 238 spaces, 110 cards" in shown
     assert "58 tickets (58 printed, 0 generated); 2–4 players, 45 cars each" in shown
-    assert "default variants: ferries, longest_route" in shown
+    assert "default variants: ferries, longest_route, mandala\n" in shown
     provenance = board.provenance
     assert provenance is not None
     assert f"provenance: {provenance.summary}" in shown

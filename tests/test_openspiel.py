@@ -38,6 +38,8 @@ CONFIGS = [
     ("europe", 2),  # its default variants: tunnels, ferries, stations, long tickets, Express
     ("switzerland", 2),  # country tickets, tunnels, locomotives only on tunnels
     ("nordiccountries", 3),  # ferries, substitute cards (their own actions), the Globetrotter
+    ("pennsylvania", 2),  # share choices (their own actions), the dummy shareholder
+    ("india", 3),  # ferries, the Grand Tour (Mandala) bonus
     *([("usa", 5), ("newyork", 4), ("amsterdam", 4), ("europe", 5)] if HEAVY else []),
 ]
 

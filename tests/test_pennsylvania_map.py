@@ -1,6 +1,6 @@
 """Ticket to Ride: Pennsylvania's map, checked against facts written into the tests.
 
-Every route and ticket is locked by ``map_facts_pennsylvania.ROUTES`` and
+Every route and ticket is locked by ``map_facts.PENNSYLVANIA_ROUTES`` and
 ``TICKETS``; the company logos on the routes by ``ROUTE_COMPANIES``; the
 ferries' locomotive spaces by ``FERRY_LOCOMOTIVES``; Ontario's two landings by
 ``REGIONS``; the positions by ``POSITIONS``; the stock shares' companies by
@@ -11,9 +11,9 @@ colour or length; 49 of the 50 ticket values equal the fewest spaces between
 their ends, which catches a mis-measured route; the logos of each company,
 counted on the routes, catch a logo dropped or added).
 
-The stock shares have no plugin yet: their table (``[variants.shares]``) and
-the routes' ``companies`` field are data the map carries for it, checked here
-as data. The doubts the map's provenance lists (one-source facts above all:
+The stock shares' table (``[variants.shares]``) and the routes' ``companies``
+field are checked here as data; the ``shares`` plugin's rules in
+tests/test_pennsylvania_rules.py. The doubts the map's provenance lists (one-source facts above all:
 the logos, the majority points, 7 → 18, the ticket draw of 4, doubles closed
 to 2-3 players) are checked to be shown by ``ttr --show-map``.
 """
@@ -32,7 +32,7 @@ from ttr_core.checking.verify import play_checked
 from ttr_core.cli import main
 
 from . import map_facts
-from . import map_facts_pennsylvania as facts
+from . import map_facts as facts
 
 MAP_FILE = Path(__file__).resolve().parents[1] / "maps" / "pennsylvania.toml"
 
@@ -65,8 +65,8 @@ NO_LOGO = [
     (73, "Morgantown", "Pittsburgh"),
     (92, "Scranton / Wilkes Barre", "Williamsport"),
 ]
-DEFAULT_VARIANTS = ("ferries", "globetrotter")
-LANDINGS = set(facts.REGIONS["Ontario"])
+DEFAULT_VARIANTS = ("ferries", "globetrotter", "shares")
+LANDINGS = set(facts.PENNSYLVANIA_REGIONS["Ontario"])
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +88,10 @@ def test_loaded_by_name(board: ttr_core.Board, name: str) -> None:
 
 
 def test_locations(board: ttr_core.Board) -> None:
-    assert len(facts.CITIES) == len(set(facts.CITIES)) == 34
+    assert len(facts.PENNSYLVANIA_CITIES) == len(set(facts.PENNSYLVANIA_CITIES)) == 34
     names = [loc.name for loc in board.locations]
     assert len(names) == 36
-    assert set(names) == {*facts.CITIES, *LANDINGS}
+    assert set(names) == {*facts.PENNSYLVANIA_CITIES, *LANDINGS}
     assert names == sorted(names)  # listed alphabetically: the ids follow
     # Ontario is a ticket end, not a location.
     with pytest.raises(KeyError, match="no location"):
@@ -99,9 +99,9 @@ def test_locations(board: ttr_core.Board) -> None:
 
 
 def test_positions(board: ttr_core.Board) -> None:
-    assert board.aspect == facts.ASPECT
+    assert board.aspect == facts.PENNSYLVANIA_ASPECT
     pos = {loc.name: loc.pos for loc in board.locations}
-    assert pos == facts.POSITIONS  # every location has one, the reference's
+    assert pos == facts.PENNSYLVANIA_POSITIONS  # every location has one, the reference's
     placed = list(pos.values())
     assert len(set(placed)) == 36  # every location has its own place
     assert all(p is not None and 0 <= p[0] <= 1 and 0 <= p[1] <= 1 for p in placed)
@@ -115,14 +115,14 @@ def test_positions(board: ttr_core.Board) -> None:
     assert xs["Ontario 1"] < xs["Ontario 2"]
 
 
-@pytest.mark.parametrize(("spelling", "printed"), sorted(facts.ALIASES.items()))
+@pytest.mark.parametrize(("spelling", "printed"), sorted(facts.PENNSYLVANIA_ALIASES.items()))
 def test_other_spellings_resolve(board: ttr_core.Board, spelling: str, printed: str) -> None:
     assert board.location(spelling).name == printed
 
 
 def test_aliases_are_the_facts(board: ttr_core.Board) -> None:
     written = {alias: loc.name for loc in board.locations for alias in loc.aliases}
-    assert written == facts.ALIASES
+    assert written == facts.PENNSYLVANIA_ALIASES
 
 
 def test_counts(board: ttr_core.Board) -> None:
@@ -141,14 +141,14 @@ def test_counts(board: ttr_core.Board) -> None:
 
 def test_routes_and_spaces_of_each_colour(board: ttr_core.Board) -> None:
     counted: dict[str, tuple[int, int]] = {}
-    for _, _, _, color, length, _, _ in map_facts.routes(facts.ROUTES):
+    for _, _, _, color, length, _, _ in map_facts.routes(facts.PENNSYLVANIA_ROUTES):
         routes, spaces = counted.get(color, (0, 0))
         counted[color] = (routes + 1, spaces + length)
     assert counted == COLOR_COUNTS  # the table above is the reference data's
     by_color: dict[str, list[int]] = {}
     for route in board.routes:
         by_color.setdefault(route.color, []).append(route.length)
-    assert set(by_color) == {*facts.COLORS, ttr_core.GRAY}
+    assert set(by_color) == {*facts.PENNSYLVANIA_COLORS, ttr_core.GRAY}
     assert {color: (len(ls), sum(ls)) for color, ls in by_color.items()} == COLOR_COUNTS
 
 
@@ -185,10 +185,10 @@ def test_the_long_route(board: ttr_core.Board) -> None:
 
 def test_ferries_and_ontario(board: ttr_core.Board) -> None:
     ferries = {r.id: r.extra["locomotives"] for r in board.routes if r.extra["locomotives"]}
-    assert ferries == facts.FERRY_LOCOMOTIVES
+    assert ferries == facts.PENNSYLVANIA_FERRY_LOCOMOTIVES
     # Only the four Ontario routes reach a landing, and all four are gray ferries.
     to_ontario = [r for r in board.routes if {r.a, r.b} & LANDINGS]
-    assert [r.id for r in to_ontario] == sorted(facts.FERRY_LOCOMOTIVES)
+    assert [r.id for r in to_ontario] == sorted(facts.PENNSYLVANIA_FERRY_LOCOMOTIVES)
     assert all(r.color == ttr_core.GRAY for r in to_ontario)
     assert {(r.a, r.b, r.length) for r in to_ontario} == {
         ("Buffalo", "Ontario 2", 1),
@@ -200,18 +200,18 @@ def test_ferries_and_ontario(board: ttr_core.Board) -> None:
 
 
 def test_regions(board: ttr_core.Board) -> None:
-    assert dict(board.regions) == facts.REGIONS
+    assert dict(board.regions) == facts.PENNSYLVANIA_REGIONS
     assert board.places("Ontario") == tuple(
-        board.location(name).id for name in facts.REGIONS["Ontario"]
+        board.location(name).id for name in facts.PENNSYLVANIA_REGIONS["Ontario"]
     )
 
 
 def test_company_logos(board: ttr_core.Board) -> None:
     logos = {r.id: r.extra["companies"] for r in board.routes}
-    expected = facts.route_companies(facts.ROUTE_COMPANIES)
+    expected = facts.route_companies(facts.PENNSYLVANIA_ROUTE_COMPANIES)
     assert len(expected) == 95
-    # Routes without a logo leave the field out (None); the facts say ().
-    assert {ident: names or None for ident, names in expected.items()} == logos
+    # Routes without a logo leave the field out: the shares plugin's default, ().
+    assert expected == logos
     bare = [(r.id, r.a, r.b) for r in board.routes if not r.extra["companies"]]
     assert bare == NO_LOGO
     counted = Counter(name for names in expected.values() for name in names)
@@ -219,7 +219,7 @@ def test_company_logos(board: ttr_core.Board) -> None:
     assert Counter(n for r in board.routes for n in r.extra["companies"] or ()) == LOGO_COUNTS
     # Every logo names a company of the shares table, at most once per route,
     # biggest company (most shares) first.
-    shares = {ident: count for ident, _, count, _ in facts.COMPANIES}
+    shares = {ident: count for ident, _, count, _ in facts.PENNSYLVANIA_COMPANIES}
     for route in board.routes:
         names = route.extra["companies"] or ()
         assert set(names) <= set(shares)
@@ -231,7 +231,7 @@ def test_shares_table(board: ttr_core.Board) -> None:
     table = board.variant_data["shares"]
     assert set(table) == {"companies"}
     companies = [(c["id"], c["name"], c["shares"], tuple(c["values"])) for c in table["companies"]]
-    assert companies == list(facts.COMPANIES)
+    assert companies == list(facts.PENNSYLVANIA_COMPANIES)
     assert all(set(c) == {"id", "name", "shares", "values"} for c in table["companies"])
     assert len(companies) == 9
     assert sum(count for _, _, count, _ in companies) == 60
@@ -246,12 +246,12 @@ def test_shares_table(board: ttr_core.Board) -> None:
 
 def test_tickets(board: ttr_core.Board) -> None:
     assert [(t.id, t.a, t.b, t.points, None) for t in board.tickets] == map_facts.tickets(
-        facts.TICKETS
+        facts.PENNSYLVANIA_TICKETS
     )
     assert len(board.tickets) == 50
     assert len({frozenset((t.a, t.b)) for t in board.tickets}) == 50
     ends = {end for t in board.tickets for end in (t.a, t.b)}
-    assert ends <= {*facts.CITIES, "Ontario"}
+    assert ends <= {*facts.PENNSYLVANIA_CITIES, "Ontario"}
     assert sum(1 for t in board.tickets if "Ontario" in (t.a, t.b)) == 3
     assert all(not t.more and not t.extra.get(ttr_core.GENERATED) for t in board.tickets)
     assert sum(t.points for t in board.tickets) == 508
@@ -278,32 +278,34 @@ def test_ticket_values_are_the_fewest_spaces_but_one(board: ttr_core.Board) -> N
 def test_every_route_matches_the_printed_game(board: ttr_core.Board) -> None:
     assert [
         (r.id, r.a, r.b, r.color, r.length, r.pair, None) for r in board.routes
-    ] == map_facts.routes(facts.ROUTES)
+    ] == map_facts.routes(facts.PENNSYLVANIA_ROUTES)
 
 
 def test_components(board: ttr_core.Board) -> None:
     # [components]: locations 36, routes 95, double_pairs 24, spaces 322, tickets 50, cards 110
-    assert board.colors == facts.COLORS
-    assert board.deck == (facts.CARDS_PER_COLOR,) * 8 + (facts.LOCOMOTIVES,)
+    assert board.colors == facts.PENNSYLVANIA_COLORS
+    assert board.deck == (facts.PENNSYLVANIA_CARDS_PER_COLOR,) * 8 + (
+        facts.PENNSYLVANIA_LOCOMOTIVES,
+    )
     assert board.total_cards == 110
     assert board.wild_name == "locomotive"
 
 
 def test_rule_numbers(board: ttr_core.Board) -> None:
     rules = board.rules
-    assert (rules.min_players, rules.max_players) == facts.PLAYERS
-    assert rules.cars_per_player == facts.TRAINS
-    assert rules.starting_hand == facts.STARTING_HAND
-    assert rules.display_size == facts.DISPLAY
+    assert (rules.min_players, rules.max_players) == facts.PENNSYLVANIA_PLAYERS
+    assert rules.cars_per_player == facts.PENNSYLVANIA_TRAINS
+    assert rules.starting_hand == facts.PENNSYLVANIA_STARTING_HAND
+    assert rules.display_size == facts.PENNSYLVANIA_DISPLAY
     assert rules.max_face_up_wilds == 2  # the base reset, assumed: a doubt shown below
-    assert rules.end_trigger_cars == facts.END_TRIGGER
-    assert (rules.start_tickets_dealt, rules.start_tickets_keep) == facts.START_TICKETS
-    assert (rules.draw_tickets, rules.draw_tickets_keep) == facts.DRAW_TICKETS
-    assert rules.returned_tickets == facts.RETURNED
-    assert rules.start_returned_tickets == facts.RETURNED
-    assert dict(rules.route_points) == facts.ROUTE_POINTS
+    assert rules.end_trigger_cars == facts.PENNSYLVANIA_END_TRIGGER
+    assert (rules.start_tickets_dealt, rules.start_tickets_keep) == facts.PENNSYLVANIA_START_TICKETS
+    assert (rules.draw_tickets, rules.draw_tickets_keep) == facts.PENNSYLVANIA_DRAW_TICKETS
+    assert rules.returned_tickets == facts.PENNSYLVANIA_RETURNED
+    assert rules.start_returned_tickets == facts.PENNSYLVANIA_RETURNED
+    assert dict(rules.route_points) == facts.PENNSYLVANIA_ROUTE_POINTS
     assert set(rules.route_points) == {r.length for r in board.routes}
-    assert rules.both_pair_routes_min_players == facts.BOTH_PAIR_ROUTES_MIN_PLAYERS
+    assert rules.both_pair_routes_min_players == facts.PENNSYLVANIA_BOTH_PAIR_ROUTES_MIN_PLAYERS
     assert all(score == 0 for score in rules.start_scores)
     assert rules.wild_routes == ()  # locomotives pay on every route
     assert rules.face_up_wild == "turn"
@@ -312,7 +314,7 @@ def test_rule_numbers(board: ttr_core.Board) -> None:
 
 
 def test_globetrotter(board: ttr_core.Board) -> None:
-    assert dict(board.variant_data["globetrotter"]) == {"points": facts.GLOBETROTTER}
+    assert dict(board.variant_data["globetrotter"]) == {"points": facts.PENNSYLVANIA_GLOBETROTTER}
     assert set(board.variant_data) == {"globetrotter", "shares"}
 
 
@@ -363,7 +365,7 @@ def test_show_map_gives_the_provenance_and_every_doubt(
     shown = capsys.readouterr().out
     assert "36 locations, 95 routes (24 double), 322 spaces, 110 cards" in shown
     assert "50 tickets (50 printed, 0 generated)" in shown
-    assert "default variants: ferries, globetrotter" in shown
+    assert "default variants: ferries, globetrotter, shares\n" in shown
     provenance = board.provenance
     assert provenance is not None and provenance.sources and provenance.verified
     assert f"provenance: {provenance.summary}" in shown

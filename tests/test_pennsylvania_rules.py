@@ -127,7 +127,7 @@ def test_a_sold_out_company_cannot_be_chosen_and_all_sold_out_offers_nothing() -
     assert after.pending is not None and after.pending.kind == "turn"
 
 
-def test_taking_a_share_is_optional_by_the_rules_and_forced_by_the_option() -> None:
+def test_pa1_taking_a_share_is_optional_by_the_rules_and_forced_by_the_option() -> None:
     state = game(3)
     route = route_of(state, "Baltimore", "Gettysburg")
     after = claimed(state, 0, route)
@@ -223,7 +223,7 @@ def over(state: GameState, seed: int) -> GameState:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_dummy_reveals_half_its_shares_rounded_up_at_random_at_the_end(seed: int) -> None:
+def test_pa5_the_dummy_reveals_half_its_shares_rounded_up_at_random_at_the_end(seed: int) -> None:
     state = ttr_core.new_game(MAP, 2, seed=seed)
     end, actions = played(state, seed)
     current = sh.shares(end)
@@ -234,6 +234,19 @@ def test_the_dummy_reveals_half_its_shares_rounded_up_at_random_at_the_end(seed:
     assert all(set(r) <= set(d) for r, d in zip(current.revealed, dummy, strict=True))
     *_, last = ttr_core.replay(ttr_core.record_of(state, actions))
     assert last == end  # the reveal replays from the seed
+
+
+def test_pa4_before_the_end_the_dummy_counts_half_its_lowest_shares() -> None:
+    state = game(2)
+    held = empty(3)
+    held[0][0] = [1, 2]
+    held[2][0] = [3, 4, 5, 6, 7]  # 3 count during play: 3, 4, 5
+    state = with_held(state, held)
+    assert sh.counted(state)[2][0] == (3, 4, 5)
+    sheets = ttr_core.score_sheets(state)
+    (line,) = [line for line in sheets[0].lines if line.kind == "shares"]
+    assert line.points == 21 and "2nd" in line.label  # behind the dummy's 3
+    assert line.shown == "end"  # nobody reads a guess during play
 
 
 def test_the_reveal_is_chance_not_always_the_same_half() -> None:
@@ -324,7 +337,7 @@ def test_the_tie_break_is_the_lowest_share_number() -> None:
     assert points == [14, 20, 9]  # B&O: 20 / 14 / 9
 
 
-def test_a_place_beyond_the_table_scores_nothing_and_no_share_no_place() -> None:
+def test_pa3_a_place_beyond_the_table_scores_nothing_and_no_share_no_place() -> None:
     state = game(4)
     held = empty(4)
     for seat in range(3):
@@ -416,7 +429,7 @@ def test_a_ticket_draw_offers_four_keep_at_least_one_the_rest_under_the_deck() -
     assert set(kept.ticket_deck[-3:]) == set(drawn.pending.offered[1:])
 
 
-def test_the_seven_space_route_scores_18() -> None:
+def test_pa2_the_seven_space_route_scores_18() -> None:
     state = game(3)
     route = route_of(state, "Baltimore", "Cumberland")
     assert state.board.routes[route].length == 7

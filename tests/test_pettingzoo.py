@@ -59,6 +59,10 @@ CONFIGS = [
     ("switzerland", 3),
     ("nordiccountries", 2),
     ("nordiccountries", 3),
+    ("pennsylvania", 2),
+    ("pennsylvania", 4),
+    ("india", 2),
+    ("india", 4),
 ]
 IDS = [f"{m}-{p}" for m, p in CONFIGS]
 

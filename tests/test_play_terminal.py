@@ -15,12 +15,16 @@ import sys
 import time
 from collections.abc import Callable
 
+import attrs
 import pytest
 
 import ttr_core
 from ttr_core.agents import make_agent
 from ttr_core.cli.play import main
 from ttr_core.play import Session, moves, text
+from ttr_core.simulation import play_game
+
+from .helpers import started, with_hand
 
 # -- a person at a pseudo-terminal ---------------------------------------------------
 
@@ -195,6 +199,8 @@ def bot_secrets(state: ttr_core.GameState) -> tuple[str, list[str]]:
         ("europe", None, 2),
         ("switzerland", None, 5),
         ("nordiccountries", None, 6),
+        ("pennsylvania", None, 7),
+        ("india", None, 8),
     ],
 )
 def test_the_screen_never_shows_a_bots_hand_or_tickets(
@@ -365,3 +371,50 @@ def test_ttr_play_is_a_subcommand(
     out = capsys.readouterr().out
     assert "Ticket to Ride: New York, 2 players (Player 1: you, Player 2: random bot)" in out
     assert "You resign." in out and "Game over: Player 1 (you) resigned." in out
+
+
+# -- Pennsylvania's shares and India's Grand Tour (issue 33) ---------------------------
+
+
+def test_a_share_is_chosen_by_number_after_a_claim() -> None:
+    from ttr_core_plugins.shares import DeclineShare, TakeShare
+
+    state = started(ttr_core.new_game("pennsylvania", 3, seed=2))
+    route = next(
+        r for r in state.board.routes if r.extra.get("companies") == ("PRR", "WM")
+    )  # Baltimore–Gettysburg
+    state = attrs.evolve(state, pending=ttr_core.Pending("turn", 0))
+    state = with_hand(state, 0, **{route.color: route.length})
+    state = ttr_core.apply(state, ttr_core.ClaimRoute(0, route.id, route.color, 0))
+    menu = moves.build(
+        ttr_core.player_view(state, 0),
+        ttr_core.legal_actions(state),
+        lambda a: ttr_core.describe(state, a),
+    )
+    words = [(e.action, e.words) for e in menu.entries]
+    assert [a for a, _ in words] == [TakeShare(0, "PRR"), TakeShare(0, "WM"), DeclineShare(0)]
+    assert "Pennsylvania Railroad (PRR)" in words[0][1] and "no share" in words[2][1]
+    chosen = moves.choose(menu, "2")
+    assert chosen == TakeShare(0, "WM")
+    after = ttr_core.apply(state, chosen)
+    assert after.variant("shares").held[0][6] == (1,)  # Western Maryland's share 1
+
+
+def test_the_final_sheet_names_the_grand_tour_tickets() -> None:
+    from ttr_core_plugins.mandala import qualifying, ticket_name
+
+    for seed in range(20):
+        state = ttr_core.new_game("india", 2, seed=seed)
+        agents = [make_agent("route"), make_agent("route")]
+        final_state = play_game(state, agents, seed=seed, keep_history=False).state
+        made = [qualifying(final_state, seat) for seat in range(2)]
+        if any(made):
+            break
+    else:
+        pytest.fail("no Grand Tour ticket in 20 games of route bots")
+    scores = ttr_core.final_scores(final_state)
+    shown = text.final(scores, final_state.board, humans=[0], forfeit=None)
+    assert "Grand Tour of India: " in shown
+    for tickets in made:
+        for ticket in tickets:
+            assert ticket_name(final_state.board, ticket) in shown

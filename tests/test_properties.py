@@ -130,6 +130,9 @@ CONFIGS: list[tuple[str, tuple[str, ...], tuple[int, ...], int]] = [
     ("switzerland", (), (2, 3), 15),
     ("nordiccountries", ("tunnels", "ferries", "substitutes", "globetrotter"), (2, 3), 20),
     ("nordiccountries", (), (2, 3), 15),
+    ("pennsylvania", ("ferries", "globetrotter", "shares"), (2, 3, 4, 5), 20),
+    ("india", ("ferries", "longest_route", "mandala"), (2, 3, 4), 20),
+    ("india", (), (2, 3, 4), 10),
 ]
 #: The share of CONFIGS' examples played: ``TTR_PROPERTY_SHARE`` in the
 #: environment (``nox -s properties`` sets 1), else a half.

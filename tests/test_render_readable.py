@@ -27,6 +27,8 @@ MAPS = {
     "europe": 5,
     "switzerland": 3,
     "nordiccountries": 3,
+    "pennsylvania": 4,
+    "india": 3,
 }
 
 Point = tuple[float, float]

@@ -44,6 +44,9 @@ CONFIGS: list[tuple[str, int, list[str] | None]] = [
     ("newyork", 3, ["attractions", "swap"]),
     ("switzerland", 3, None),
     ("nordiccountries", 2, None),
+    ("pennsylvania", 2, None),
+    ("pennsylvania", 3, None),
+    ("india", 4, None),
 ]
 
 

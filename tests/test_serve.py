@@ -75,7 +75,9 @@ def play_to_end(c: TestClient, game: str, *, pictures_every: int = 25) -> dict[s
     return status
 
 
-@pytest.mark.parametrize("map_name", ["newyork", "nederland", "switzerland", "nordiccountries"])
+@pytest.mark.parametrize(
+    "map_name", ["newyork", "nederland", "switzerland", "nordiccountries", "pennsylvania", "india"]
+)
 def test_whole_game_through_the_api(map_name: str) -> None:
     c = client(seed=7)
     game = new_game(c, map=map_name, players=2, bots=["route"])

@@ -36,7 +36,17 @@ pytestmark = [
 ]
 
 #: Every built-in map, for the screenshots.
-MAPS = ("newyork", "nederland", "usa", "amsterdam", "europe", "switzerland", "nordiccountries")
+MAPS = (
+    "newyork",
+    "nederland",
+    "usa",
+    "amsterdam",
+    "europe",
+    "switzerland",
+    "nordiccountries",
+    "pennsylvania",
+    "india",
+)
 #: Ready: the page shows a status it got from the server.
 READY = "document.body.dataset.state === 'ready'"
 #: A name the browser resolves to 127.0.0.1, as a DNS-rebinding domain would.
@@ -312,3 +322,22 @@ def test_pages_of_other_sites_are_refused(served: Served, page: Any) -> None:
     for path in ("/", f"/game/{game}", "/static/app.js", f"/api/games/{game}"):
         answer = page.goto(rebound + path)
         assert answer is not None and answer.status == 403, path
+
+
+def test_a_share_is_chosen_by_a_click(server: str, page: Any) -> None:
+    """Pennsylvania (issue 33): a claim of a route with company logos offers the
+    share choice as moves of the page; a click takes one, and the event says so."""
+    start(page, server, "pennsylvania")
+    for _ in range(200):
+        assert page.evaluate("document.body.dataset.over") != "true", "no share offered"
+        shares = page.locator("#moves button.move", has_text="TakeShare")
+        if shares.count():
+            assert page.locator("#moves button.move", has_text="DeclineShare").count() == 1
+            click_and_wait(page, shares.first)
+            break
+        if not click_a_route(page):
+            click_and_wait(page, page.locator("#moves button.move").first)
+    else:
+        pytest.fail("no share offered in 200 moves")
+    events = page.locator("#events li").all_inner_texts()
+    assert any(line.startswith("You took share") for line in events), "\n".join(events)

@@ -14,6 +14,7 @@ import attrs
 import pytest
 
 import ttr_core
+import ttr_core.testing
 from ttr_core import (
     Board,
     GameState,
@@ -301,3 +302,32 @@ def test_the_coast_tickets_check_their_map_data() -> None:
         assert "no coast 'North'" in str(err.value)
     finally:
         thirdparty.unregister()
+
+
+def test_a_view_tells_the_same_ends_and_rules_as_its_state(board: Board, doubled: None) -> None:
+    """``ticket_ends(view)`` and ``view_rules(view)``: what a bot that sees a view
+    only asks (issue 33: the mandala bots' second paths), a variant's own ends
+    included."""
+    for variants in (["doubled"], []):
+        state = ttr_core.new_game(board, 2, seed=0, variants=variants)
+        for seat in range(2):
+            view = ttr_core.player_view(state, seat)
+            assert ttr_core.ticket_ends(view) == ttr_core.ticket_ends(state)
+            assert ttr_core.view_rules(view) == state.rules
+    doubled_view = ttr_core.player_view(
+        ttr_core.new_game(board, 2, seed=0, variants=["doubled"]), 0
+    )
+    plain_view = ttr_core.player_view(ttr_core.new_game(board, 2, seed=0, variants=[]), 0)
+    assert ttr_core.ticket_ends(doubled_view) != ttr_core.ticket_ends(plain_view)
+    usa = ttr_core.new_game("usa", 2, seed=0)
+    assert not ttr_core.view_rules(ttr_core.player_view(usa, 0)).both_pair_routes_usable
+    usa4 = ttr_core.new_game("usa", 4, seed=0)
+    assert ttr_core.view_rules(ttr_core.player_view(usa4, 1)).both_pair_routes_usable
+
+
+@pytest.mark.parametrize("junk", [None, "view", 3, object()])
+def test_view_rules_and_ticket_ends_refuse_what_is_no_game(junk: Any) -> None:
+    with pytest.raises(ttr_core.ArgumentError, match="view must be a PlayerView"):
+        ttr_core.view_rules(junk)
+    with pytest.raises(ttr_core.ArgumentError):
+        ttr_core.ticket_ends(junk)

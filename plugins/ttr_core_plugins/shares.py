@@ -317,8 +317,9 @@ def _company_problems(entry: object, at: str) -> Iterator[str]:
 @hookimpl
 def ttr_validate_map(board: Board) -> Iterable[str]:
     table = board.variant_data.get(NAME)
-    if table is None:
-        yield f"[variants.{NAME}]: missing (the companies, their shares and points)"
+    if table is None:  # called for every map: only one with logos needs the table
+        if any(route.extra.get("companies") for route in board.routes):
+            yield f"[variants.{NAME}]: missing (the routes show companies: list them here)"
         return
     for key in table:
         if key != "companies":

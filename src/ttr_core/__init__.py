@@ -114,7 +114,7 @@ from ttr_core.rules.scoring import (
 )
 from ttr_core.rules.setup import new_game
 from ttr_core.rules.status import SeatStatus, seat_status
-from ttr_core.rules.tickets import TicketOutcome, ticket_ends, ticket_outcomes
+from ttr_core.rules.tickets import TicketOutcome, ticket_ends, ticket_outcomes, view_rules
 from ttr_core.rules.views import non_seat_owners, player_view
 from ttr_core.search.playout import Playout
 from ttr_core.search.simulate import PlayoutResult, random_playout
@@ -255,4 +255,5 @@ __all__ = [
     "unregister_variant",
     "utilities",
     "variant_options",
+    "view_rules",
 ]

@@ -225,7 +225,10 @@ def sheets(sheets: tuple[ScoreSheet, ...], *, humans: Collection[int], title: st
     lines = [title]
     for sheet in sheets:
         lines.append(f"{player(sheet.player, humans)}: {points(sheet.total)}")
-        lines.extend(f"  {line.points:+4d}  {line.label}" for line in sheet.lines)
+        for line in sheet.lines:
+            lines.append(f"  {line.points:+4d}  {line.label}")
+            if line.detail:  # what the line counts (the Grand Tour's tickets, attractions)
+                lines.append(f"{'':8}{'; '.join(line.detail)}")
     return "\n".join(lines)
 
 

@@ -45,19 +45,31 @@ def map_ticket_ends(board: Board, ticket: Ticket) -> TicketEnds:
     return TicketEnds(board.places(ticket.a), goals, ticket.lost)
 
 
-def ticket_ends(state: GameState) -> tuple[TicketEnds, ...]:
-    """Every ticket's :class:`~ttr_core.TicketEnds` in the game of ``state``, by
-    ticket id: a variant's answer (hook ``ttr_ticket_ends``), else the map's
-    (:meth:`~ttr_core.TicketEnds.scored` scores one). ``ArgumentError`` if
-    ``state`` is not a :class:`GameState`."""
-    return ends_of(check_state(state).rules)
+def ticket_ends(game: GameState | PlayerView) -> tuple[TicketEnds, ...]:
+    """Every ticket's :class:`~ttr_core.TicketEnds` in the game of ``game`` — a
+    state, or a seat's view (the same ends: every view shows the game's
+    variants and options) — by ticket id: a variant's answer (hook
+    ``ttr_ticket_ends``), else the map's (:meth:`~ttr_core.TicketEnds.scored`
+    scores one). ``ArgumentError`` if ``game`` is neither."""
+    if isinstance(game, PlayerView):
+        return ends_of(view_rules(game))
+    return ends_of(check_state(game).rules)
+
+
+def view_rules(view: PlayerView) -> GameRules:
+    """The rule set of the game ``view`` shows (its map, player count, variants
+    and options, all of which every view shows): what a bot or a front end that
+    sees views only asks of the rules, e.g. ``view_rules(view).both_pair_routes_usable``.
+    ``ArgumentError`` if ``view`` is not a :class:`PlayerView`."""
+    if not isinstance(view, PlayerView):
+        raise ArgumentError(f"view must be a PlayerView, not {show(view)}")
+    options = {variant: dict(values) for variant, values in view.options}
+    return game_rules(view.board, len(view.seats), view.variant_names, options)
 
 
 def view_ticket_ends(view: PlayerView) -> tuple[TicketEnds, ...]:
-    """:func:`ticket_ends` of the game a view shows (its variants and options
-    resolved; every view shows them), for front ends that see views only."""
-    options = {variant: dict(values) for variant, values in view.options}
-    return ends_of(game_rules(view.board, len(view.seats), view.variant_names, options))
+    """:func:`ticket_ends` of the game a view shows, for front ends that see views only."""
+    return ends_of(view_rules(view))
 
 
 def ends_of(rules: GameRules) -> tuple[TicketEnds, ...]:

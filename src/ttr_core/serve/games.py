@@ -462,7 +462,10 @@ def status(game: Game, *, board: bool = True) -> dict[str, Any]:
             }
             for s in view.seats
         ],
-        "sheet": [{"label": line.label, "points": line.points} for line in sheet.lines],
+        "sheet": [
+            {"label": line.label, "points": line.points, "detail": list(line.detail)}
+            for line in sheet.lines
+        ],
         "moves": [_move(view, action) for action in legal],
         "events": list(game.events),
     }

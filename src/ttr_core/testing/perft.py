@@ -46,6 +46,8 @@ CONFIGS: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("europe", ("longest_route",), (2, 3, 4, 5)),
     ("switzerland", ("tunnels", "longest_route"), (2, 3)),
     ("nordiccountries", ("tunnels", "ferries", "substitutes", "globetrotter"), (2, 3)),
+    ("pennsylvania", ("ferries", "globetrotter", "shares"), (2, 3, 4, 5)),
+    ("india", ("ferries", "longest_route", "mandala"), (2, 3, 4)),
 )
 #: The seeds of the fixed lines.
 SEEDS = (1,)
