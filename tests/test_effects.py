@@ -399,3 +399,27 @@ def test_end_turn_refuses_to_drop_tickets_on_offer() -> None:
     offered = effects.offer_tickets(new_started(), 0)
     with pytest.raises(PluginError, match="tickets on offer"):
         effects.end_turn(offered)
+
+
+# -- shuffle: a variant's own chance (issue 33) ---------------------------------------
+
+
+def test_shuffle_draws_from_the_games_seed_and_counts_a_shuffle() -> None:
+    state = ttr_core.new_game("newyork", 2, seed=5)
+    items = list(range(20))
+    after, order = effects.shuffle(state, items)
+    assert sorted(order) == items and order != tuple(items)
+    assert after.shuffles == state.shuffles + 1
+    assert effects.shuffle(state, tuple(items)) == (after, order)  # the same chance again
+    again, second = effects.shuffle(after, items)  # the next shuffle: fresh chance
+    assert second != order and again.shuffles == state.shuffles + 2
+    other = attrs.evolve(state, seed=6)
+    assert effects.shuffle(other, items)[1] != order
+    assert items == list(range(20))  # the caller's list is left alone
+
+
+@pytest.mark.parametrize("items", [range(3), "abc", {1: 2}, iter([1, 2]), None, [0] * 10_001])
+def test_shuffle_takes_a_list_or_a_tuple_of_few_items(items: object) -> None:
+    state = ttr_core.new_game("newyork", 2, seed=5)
+    with pytest.raises(ttr_core.PluginError, match=r"list or a tuple|at most"):
+        effects.shuffle(state, items)  # type: ignore[arg-type]

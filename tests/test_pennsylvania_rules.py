@@ -529,3 +529,8 @@ def test_a_bad_shares_table_is_refused_with_what_was_expected(tmp_path: object) 
     broken = text.replace('"PRR", "B&O", "NYC"', '"PRR", "B&O", "XX"', 1)
     with pytest.raises(ttr_core.TtrError, match="not a company"):
         ttr_core.parse_map(broken)
+
+
+def test_shares_need_a_map_with_company_logos() -> None:
+    with pytest.raises(ttr_core.GameConfigError, match="company logos"):
+        ttr_core.new_game("usa", 2, variants=["shares"])

@@ -396,10 +396,11 @@ def test_the_declared_fields_are_marked(map_name: str, games: dict[str, GameStat
         route = state.board.routes[int(group.get("id", "").split("-")[1])]
         name = mark.get("data-field", "")
         shown = {
-            str(v)
+            str(word)
             for r in (route.id, route.partner)
             if r is not None
             for v in [state.board.routes[r].extra.get(name)]
+            for word in (v if isinstance(v, tuple) else (v,))  # a list: a label per word
         }
         assert mark.get("data-value") in shown, (route.id, name)
     legend = " ".join(

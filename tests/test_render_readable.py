@@ -256,8 +256,11 @@ def test_names_lie_off_the_routes(map_name: str, finals: dict[str, GameState]) -
     spaces = [q for g in routes(root).values() for q in quads(g)]
     crossed = {name for name, box in boxes for q in spaces if not separated(q, box)}
     # A name with routes on every side may have to cross one: hardly any do
-    # (Switzerland's Neuchâtel, between the lake's routes and France's).
-    assert len(crossed) <= {"usa": 1, "europe": 2, "switzerland": 1}.get(map_name, 0), crossed
+    # (Switzerland's Neuchâtel, between the lake's routes and France's; on India
+    # four in its crowded middle, where a name set farther off would stand
+    # beside another place's dot and be read as its name).
+    crossing = {"usa": 1, "europe": 2, "switzerland": 1, "india": 4}
+    assert len(crossed) <= crossing.get(map_name, 0), crossed
 
 
 def _to_segment(p: Point, a: Point, b: Point) -> float:

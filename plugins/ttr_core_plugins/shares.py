@@ -48,14 +48,12 @@ from typing import Any
 import attrs
 
 from ttr_core import (
-    STRS,
     Action,
     ActionTemplate,
     Board,
     Gains,
     GameState,
     IllegalAction,
-    MapField,
     PlayerView,
     PluginError,
     ScoreLine,
@@ -274,17 +272,13 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
 
 
 @hookimpl
-def ttr_map_fields() -> Sequence[MapField]:
-    return [
-        MapField(
-            table="routes",
-            name="companies",
-            type=STRS,
-            default=(),
-            doc="the company logos the route shows: its claimer may take a share of one",
-            needed=True,  # without logos no share is ever taken
-        )
-    ]
+def ttr_check_game(board: Board) -> str | None:
+    # The map declares the logos itself ([fields.routes] companies = "list[str]"),
+    # as Europe declares its ferries' locomotives: a field a plugin declared
+    # would reach every map's routes and change every map's fingerprint.
+    if not any(route_companies(board, route.id) for route in board.routes):
+        return f"{NAME} needs routes that show company logos (route field companies)"
+    return None
 
 
 def _company_problems(entry: object, at: str) -> Iterator[str]:

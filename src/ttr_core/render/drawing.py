@@ -29,6 +29,7 @@ from ttr_core.render.geometry import (
     _plural,
     _points,
     _seg_in_box,
+    _tag,
     _wrap,
 )
 from ttr_core.render.panel import _Panel
@@ -605,19 +606,8 @@ class _Drawing:
             f'<g class="mark field-{_ident(mark.name)}" data-field="{_esc(mark.name)}" '
             f'data-value="{_esc(value)}"><title>{_esc(label)}</title>'
         )
-        if mark.kind == "tag":  # a word on a label no wider than two marks
-            text = str(value)
-            font = min(size * 1.05, 2.0 * size / max(0.62 * len(text), 1.0))
-            yield (
-                f'<rect x="{_n(x - 1.1 * size)}" y="{_n(y - 0.75 * size)}" '
-                f'width="{_n(2.2 * size)}" height="{_n(1.5 * size)}" rx="{_n(0.3 * size)}" '
-                f'fill="#e8f1ff" stroke="#1f3b66" stroke-width="{_n(1.0 * self.scale)}"/>'
-            )
-            yield (
-                f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(font)}" '
-                'font-weight="bold" text-anchor="middle" dominant-baseline="central" '
-                f'fill="#1f3b66">{_esc(text)}</text>'
-            )
+        if mark.kind == "tag":
+            yield _tag(x, y, size, self.scale, str(value))
         elif mark.kind == "badge":
             yield (
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size)}" fill="#fff8d6" '

@@ -144,3 +144,16 @@ def _fit(text: str, room: int) -> list[str]:
             line = f"{line} {word}" if line else word
     lines.append(line)
     return lines
+
+
+def _tag(x: float, y: float, size: float, scale: float, text: str) -> str:
+    """A word on a label centred at ``(x, y)``, no wider than two marks of
+    ``size`` (a word of a list field: a company logo)."""
+    font = min(size * 1.05, 2.0 * size / max(0.62 * len(text), 1.0))
+    return (
+        f'<rect x="{_n(x - 1.1 * size)}" y="{_n(y - 0.75 * size)}" width="{_n(2.2 * size)}" '
+        f'height="{_n(1.5 * size)}" rx="{_n(0.3 * size)}" fill="#e8f1ff" stroke="#1f3b66" '
+        f'stroke-width="{_n(1.0 * scale)}"/><text x="{_n(x)}" y="{_n(y)}" '
+        f'font-size="{_n(font)}" font-weight="bold" text-anchor="middle" '
+        f'dominant-baseline="central" fill="#1f3b66">{_esc(text)}</text>'
+    )
