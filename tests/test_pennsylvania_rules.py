@@ -159,7 +159,7 @@ def test_a_hostile_choice_is_refused_by_a_typed_error_that_stays_short(company: 
     assert "PRR" * 3 not in str(caught.value)
 
 
-def test_each_take_is_public_in_every_view_and_described() -> None:
+def test_pa6_each_take_is_public_in_every_view_and_described() -> None:
     state = game(3)
     route = route_of(state, "Baltimore", "Gettysburg")
     logo = sh.route_companies(state.board, route)[0]
@@ -190,6 +190,8 @@ def test_two_players_give_the_dummy_a_share_of_the_route_with_each_take() -> Non
     assert holdings(took)[0][c] == (1,) and holdings(took)[2][c] == (2,)
     declined = ttr_core.apply(after, DeclineShare(0))
     assert holdings(declined)[2] == holdings(state)[2]  # declining gives the dummy none
+    for seat in (0, 1):  # the dummy's take is seen by all too (PA6)
+        assert ttr_core.player_view(took, seat).variants["shares.held"][2][c] == (2,)
 
 
 def test_the_dummy_takes_none_when_the_take_empties_the_route() -> None:
@@ -532,5 +534,74 @@ def test_a_bad_shares_table_is_refused_with_what_was_expected(tmp_path: object) 
 
 
 def test_shares_need_a_map_with_company_logos() -> None:
-    with pytest.raises(ttr_core.GameConfigError, match="company logos"):
+    with pytest.raises(ttr_core.GameConfigError, match="companies"):
         ttr_core.new_game("usa", 2, variants=["shares"])
+
+
+# -- hostile maps and saves -----------------------------------------------------------
+
+
+def test_logos_that_are_no_list_of_ids_are_refused_and_shares_stay_installed() -> None:
+    text = MAP_FILE.read_text(encoding="utf-8")
+    broken = text.replace('companies = "list[str]"', 'companies = "int"', 1)
+    broken = broken.replace('companies = ["PRR", "B&O", "NYC"]', "companies = 3", 1)
+    with pytest.raises(ttr_core.TtrError):
+        ttr_core.parse_map(broken, source="pennsylvania.toml")
+    assert "shares" not in ttr_core.broken_variants()
+    assert ttr_core.new_game(MAP, 2, seed=0).rules.variants[-1] == "shares"
+
+
+def test_a_map_of_its_own_companies_field_without_shares_loads() -> None:
+    """A map may name a route field ``companies`` for its own use: the shares
+    plugin asks nothing of a map without its table, and refuses to be played there."""
+    text = MAP_FILE.read_text(encoding="utf-8")
+    start = text.index("\n[variants.shares]\n")
+    end = text.index("]\n", text.index("companies = [", start)) + 2
+    own = text[:start] + text[end:]
+    own = own.replace('variants = ["ferries", "globetrotter", "shares"]', 'variants = ["ferries"]')
+    board = ttr_core.parse_map(own, source="pennsylvania.toml")
+    assert ttr_core.new_game(board, 2, seed=0).rules.variants == ("ferries",)
+    with pytest.raises(ttr_core.GameConfigError, match="companies"):
+        ttr_core.new_game(board, 2, seed=0, variants=["shares"])
+
+
+@pytest.mark.parametrize("data", [-1, 0, 9999, "5", None])
+def test_a_share_choice_on_a_route_it_cannot_be_for_breaks_the_invariant(data: object) -> None:
+    state = game(3)
+    route = route_of(state, "Baltimore", "Gettysburg")
+    waiting = claimed(state, 0, route)
+    assert not sh.ttr_check_state(waiting)
+    bad = attrs.evolve(waiting, pending=attrs.evolve(waiting.pending, data=data))
+    assert any("share choice waits" in p for p in sh.ttr_check_state(bad))
+    with pytest.raises(ttr_core.TtrError):
+        ttr_core.from_json(ttr_core.to_json(bad), GameState, board=MAP)
+
+
+def test_the_dummys_reveal_is_checked() -> None:
+    end = over(ttr_core.new_game(MAP, 2, seed=1), 1)
+    current = sh.shares(end)
+    assert current.revealed is not None and not sh.ttr_check_state(end)
+    c = next(i for i, numbers in enumerate(current.revealed) if numbers)
+    twice = list(current.revealed)
+    twice[c] = (current.revealed[c][0],) * len(current.revealed[c]) + (current.revealed[c][0],)
+    for revealed, words in [
+        (tuple(twice), "twice"),
+        (current.revealed[:-1], "expected 9 companies"),
+        (None, "not revealed"),
+    ]:
+        bad = end.with_variant("shares", attrs.evolve(current, revealed=revealed))
+        assert any(words in p for p in sh.ttr_check_state(bad)), (revealed, words)
+
+
+def test_a_refusal_lists_a_bounded_number_of_choices() -> None:
+    text = MAP_FILE.read_text(encoding="utf-8")
+    every = ", ".join(f'"{c}"' for c in IDS)
+    text = text.replace('companies = ["PRR", "B&O", "NYC"]', f"companies = [{every}]", 1)
+    board = ttr_core.parse_map(text, source="pennsylvania.toml")
+    state = started(ttr_core.new_game(board, 2, seed=0))
+    route = next(r.id for r in board.routes if len(sh.route_companies(board, r.id)) == 9)
+    waiting = claimed(state, 0, route)
+    assert len(ttr_core.legal_actions(waiting)) == 82  # 9 companies x 9 for the dummy, or none
+    with pytest.raises(IllegalAction) as caught:
+        ttr_core.apply(waiting, TakeShare(0, "PRR", "XYZ"))
+    assert str(caught.value).endswith(", ...") and len(str(caught.value)) < 800

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 import pytest
+from ttr_core_plugins.mandala import qualifying
 
 import ttr_core
 
@@ -88,6 +89,19 @@ def test_whole_game_through_the_api(map_name: str) -> None:
     if map_name == "nederland":
         assert final["view"]["variant_names"] == ["tolls"]
         assert any("Toll" in line["label"] for line in final["sheet"])
+    if map_name == "india":  # the Grand Tour line names its tickets (the page shows them)
+        (tour,) = [line for line in final["sheet"] if line["label"].startswith("Grand Tour")]
+        record_state = ttr_core.restore(
+            ttr_core.from_jsonl(c.get(f"/api/games/{game}/record").text)
+        )
+        assert len(tour["detail"]) == len(qualifying(record_state, 0))
+    if map_name == "pennsylvania":  # a line per company the person holds
+        shares = [
+            line
+            for line in final["sheet"]
+            if "shares" in line["label"] or "share," in line["label"]
+        ]
+        assert shares or any(line["label"] == "Shares: none" for line in final["sheet"])
     # The bots' moves are told as the person's seat knows them.
     assert any(line.startswith("Player 2 ") for line in final["events"])
     # The save: the record, which replays to the final state.

@@ -207,6 +207,9 @@ def test_a_whole_game_by_clicks(server: str, page: Any, map_name: str) -> None:
     made = play_by_clicks(page, most=400, reload_at=6)
     assert page.evaluate("document.body.dataset.over") == "true", f"not over after {made}"
     assert page.locator("#status").inner_text().startswith("Game over")
+    # The person's score sheet, line by line, what a line counts beneath it.
+    sheet = page.locator("#final-sheet li").all_inner_texts()
+    assert any("Routes claimed" in line for line in sheet), sheet
     # The bots' moves were told, redacted: "drew a card", never which.
     events = page.locator("#events li").all_inner_texts()
     assert any(line.startswith("Player 2 drew a card") for line in events)

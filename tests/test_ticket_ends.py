@@ -329,5 +329,5 @@ def test_a_view_tells_the_same_ends_and_rules_as_its_state(board: Board, doubled
 def test_view_rules_and_ticket_ends_refuse_what_is_no_game(junk: Any) -> None:
     with pytest.raises(ttr_core.ArgumentError, match="view must be a PlayerView"):
         ttr_core.view_rules(junk)
-    with pytest.raises(ttr_core.ArgumentError):
+    with pytest.raises(ttr_core.ArgumentError, match="a GameState or a PlayerView"):
         ttr_core.ticket_ends(junk)

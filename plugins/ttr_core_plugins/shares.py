@@ -71,6 +71,8 @@ CHOOSE = f"{NAME}.choose"
 MOST_COMPANIES = 30
 MOST_SHARES = 100
 MOST_POINTS = 1000
+#: Most choices a refusal lists.
+MOST_LISTED = 12
 #: Longest company id and name.
 MOST_ID = 12
 MOST_NAME = 80
@@ -134,7 +136,9 @@ def companies(board: Board) -> tuple[Company, ...]:
 def route_companies(board: Board, route: int) -> tuple[str, ...]:
     """The company ids whose logos route ``route`` shows (none: ``()``)."""
     value = board.routes[route].extra.get("companies")
-    return tuple(value) if isinstance(value, tuple) else ()
+    if isinstance(value, tuple) and all(isinstance(c, str) for c in value):
+        return value
+    return ()
 
 
 def has_dummy(players: int) -> bool:
@@ -190,7 +194,8 @@ def places(holdings: Sequence[Sequence[int]]) -> list[int | None]:
 def counted(state: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The holdings that score: the seats' shares, then the dummy's revealed
     ones. Before the reveal (a game going on), the dummy counts half its
-    shares, rounded up, the lowest-numbered ones: where it can stand at best."""
+    shares in each company, rounded up, the lowest-numbered ones: an estimate
+    (the end reveals half of all its shares, which may fall unevenly)."""
     current = shares(state)
     held = current.held
     if not has_dummy(state.num_players):
@@ -276,6 +281,8 @@ def ttr_check_game(board: Board) -> str | None:
     # The map declares the logos itself ([fields.routes] companies = "list[str]"),
     # as Europe declares its ferries' locomotives: a field a plugin declared
     # would reach every map's routes and change every map's fingerprint.
+    if not companies(board):
+        return f"{NAME} needs the map's companies (a [variants.{NAME}] table)"
     if not any(route_companies(board, route.id) for route in board.routes):
         return f"{NAME} needs routes that show company logos (route field companies)"
     return None
@@ -311,9 +318,7 @@ def _company_problems(entry: object, at: str) -> Iterator[str]:
 @hookimpl
 def ttr_validate_map(board: Board) -> Iterable[str]:
     table = board.variant_data.get(NAME)
-    if table is None:  # called for every map: only one with logos needs the table
-        if any(route.extra.get("companies") for route in board.routes):
-            yield f"[variants.{NAME}]: missing (the routes show companies: list them here)"
+    if table is None:  # called for every map: a map without the table is not for shares
         return
     for key in table:
         if key != "companies":
@@ -340,6 +345,9 @@ def ttr_validate_map(board: Board) -> Iterable[str]:
         if not logos:
             continue
         where = f"route {route.a}–{route.b}"
+        if not isinstance(logos, tuple) or not all(isinstance(c, str) for c in logos):
+            yield f'{where}: companies must be a list of company ids (declare it "list[str]")'
+            continue
         unknown = [str(c) for c in logos if c not in known]
         if unknown:
             yield (
@@ -453,7 +461,8 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
         )
     legal = offered(state)
     if action not in legal:
-        choices = ", ".join(_choice_words(state, a) for a in legal)
+        choices = ", ".join(_choice_words(state, a) for a in legal[:MOST_LISTED])
+        choices += ", ..." if len(legal) > MOST_LISTED else ""
         raise IllegalAction(
             f"{NAME}.not_offered",
             f"that share cannot be taken after this claim; the choices are: {choices}",
@@ -589,17 +598,38 @@ def ttr_check_state(state: GameState) -> list[str]:
             problems.append(f"{NAME}: company {c} issued {len(numbers)} shares of {most}")
         if numbers != list(range(1, len(numbers) + 1)):
             problems.append(f"{NAME}: company {c}'s shares are not 1 to {len(numbers)} once each")
-    revealed = current.revealed
-    if revealed is not None:
-        dummy = current.held[-1] if has_dummy(state.num_players) else None
-        if dummy is None or state.termination is None:
-            problems.append(f"{NAME}.revealed: only the dummy's shares are revealed, at the end")
-        elif (
-            any(not set(r) <= set(d) for r, d in zip(revealed, dummy, strict=True))
-            or sum(map(len, revealed)) != (sum(map(len, dummy)) + 1) // 2
-        ):
-            problems.append(f"{NAME}.revealed: not half the dummy's shares, rounded up")
+    problems += _revealed_problems(state, current)
+    pending = state.pending
+    if pending is not None and pending.kind == CHOOSE:
+        route = pending.data
+        if type(route) is not int or not 0 <= route < len(state.board.routes):
+            problems.append(f"{NAME}: the share choice waits on no route of the map")
+        elif state.owners[route] != pending.player:
+            problems.append(f"{NAME}: the share choice waits on a route the seat does not own")
+        elif not _open(state, route, left(state)):
+            problems.append(f"{NAME}: the share choice waits on a route with no share to take")
     return problems
+
+
+def _revealed_problems(state: GameState, current: SharesState) -> list[str]:
+    """The dummy's revealed shares: set once a 2-player game is over, half its
+    shares rounded up, each one of its own and once."""
+    revealed = current.revealed
+    dummy = current.held[-1] if has_dummy(state.num_players) else None
+    if revealed is None:
+        if dummy is not None and state.termination is not None:
+            return [f"{NAME}.revealed: the game is over but the dummy's shares are not revealed"]
+        return []
+    if dummy is None or state.termination is None:
+        return [f"{NAME}.revealed: only the dummy's shares are revealed, at the end"]
+    if len(revealed) != len(dummy):
+        return [f"{NAME}.revealed: expected {len(dummy)} companies, not {len(revealed)}"]
+    for shown, held in zip(revealed, dummy, strict=True):
+        if list(shown) != sorted(set(shown)) or not set(shown) <= set(held):
+            return [f"{NAME}.revealed: shares the dummy does not hold, or one twice"]
+    if sum(map(len, revealed)) != (sum(map(len, dummy)) + 1) // 2:
+        return [f"{NAME}.revealed: not half the dummy's shares, rounded up"]
+    return []
 
 
 @hookimpl

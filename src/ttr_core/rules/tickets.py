@@ -53,6 +53,8 @@ def ticket_ends(game: GameState | PlayerView) -> tuple[TicketEnds, ...]:
     scores one). ``ArgumentError`` if ``game`` is neither."""
     if isinstance(game, PlayerView):
         return ends_of(view_rules(game))
+    if not isinstance(game, GameState):
+        raise ArgumentError(f"game must be a GameState or a PlayerView, not {show(game)}")
     return ends_of(check_state(game).rules)
 
 

@@ -163,7 +163,23 @@ function render(status) {
   renderTickets(status);
   renderSeats(status);
   renderEvents(status);
+  renderSheet(status);
   setState("ready");
+}
+
+// The person's own score sheet once the game is over: each line, with what it
+// counts (the Grand Tour's tickets, the attractions reached) beneath it.
+function renderSheet(status) {
+  const list = $("#final-sheet");
+  list.replaceChildren();
+  if (!status.over) return;
+  for (const line of status.sheet) {
+    const item = el("li", {}, `${line.points >= 0 ? "+" : ""}${line.points} ${line.label}`);
+    if (line.detail && line.detail.length) {
+      item.append(el("div", { class: "detail" }, line.detail.join("; ")));
+    }
+    list.append(item);
+  }
 }
 
 function renderBoard(status) {
