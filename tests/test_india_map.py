@@ -349,7 +349,7 @@ def test_show_map_gives_the_provenance_every_doubt_and_the_misprints(
     assert main(["--map", "india", "--show-map"]) == 0
     shown = capsys.readouterr().out
     assert "39 locations, 108 routes (28 double), 238 spaces, 110 cards" in shown
-    assert "58 tickets (58 printed, 0 generated); 2–4 players, 45 cars each" in shown
+    assert "58 tickets (58 printed, 0 generated); 2–4 players, 45 trains each" in shown
     assert "default variants: ferries, longest_route, mandala\n" in shown
     provenance = board.provenance
     assert provenance is not None

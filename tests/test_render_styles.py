@@ -201,23 +201,23 @@ def test_the_europe_picture_with_the_maps_variants_draws_the_styles() -> None:
 #: words). A change of the renderer's output for these games must be deliberate.
 BEFORE = {
     ("newyork", 3): (
-        "ffa2b9cf9e281e975972be532d9095505e34d2d5dcaf2ad4d3f587399dec6ab3",
-        "a4db0f83f3fd0e2e251d33769c3bd41bb9fb420461eeb26dcbc3bf2e4525f2ae",
+        "c26714c6dac5b036609a6a51f000e1072e9c4595f1baaa1a569ba6eb38c89311",
+        "0b024d0d9f2c7a45870a72babc6993caf7df15a92c0cca0e5a1f7942d072ccea",
     ),
     ("nederland", 4): (
-        "2438cb5d2fed82a2ac0116eab22f4847232d740502a42bac00787d631b2d0b19",
-        "55c0f0842c4fd4fdb408c43000920910739725fc0ffd073c70636d4e6d6cdb5e",
+        "d25276b43a48c3b958e165d08af25679e4fed52809b771f172f66e3c3e0381d1",
+        "4f7c2d8b0f08dbf3f1614d798685505d28952c720ded4e963edb7673617aa90b",
     ),
     ("usa", 4): (
-        "00e32ca25d99677869c7d3eb13bfcb3cab19a5945b052b69bfa0bab584ada98d",
-        "8774588b737bb09c100002e2a34550a85795e9144b00fab0a651244e1ab29bc2",
+        "a2ca7f2bf0348012f2a30cc4c8891236772c3a70969332e441b94ad2f9f728d1",
+        "e55e0c523403ae25ca9ed4bf9d5478a9059a3adb99d933b690a894532cee0fc3",
     ),
     ("amsterdam", 3): (
-        "295c7e3dc9d78c89517cd7622d1b7da14495cb816a8f9ad6f7e9df9052737760",
-        "e60779f94b767cbc78b8f0402af2d63d8f15198f0b3361944226dc7af32f58ee",
+        "1ea6bcfbf7ab629c53b6c65e92831bb29dcf20916fa89ae7415f83072110265b",
+        "b8fe6ef21a8c5e2037a47b73f17e92aeb557a060b1b0dad1ad4190964c820b9f",
     ),
     # Europe without its variants: the tunnel and ferry fields as generic marks.
-    ("europe", 3): ("d5e1611b5c8bd4b2502ae761ad4709a2a3f647b8bc080ed92c8cbd22e4993461", None),
+    ("europe", 3): ("e3a14e68bd354197192d8fe735c36f88c44193255c6a140f4c45434506f8ecbe", None),
 }
 
 

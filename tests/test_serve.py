@@ -85,6 +85,7 @@ def test_whole_game_through_the_api(map_name: str) -> None:
     assert c.get(f"/api/games/{game}/record").status_code == 409  # the seed is in it
     final = play_to_end(c, game)
     assert final["over"] and final["winners"]
+    assert final["pieces"] == ttr_core.load_map(map_name).pieces  # the map's word (issue 34)
     assert final["scores"]["sheets"][0]["player"] == 0
     if map_name == "nederland":
         assert final["view"]["variant_names"] == ["tolls"]

@@ -204,6 +204,8 @@ def test_a_whole_game_by_clicks(server: str, page: Any, map_name: str) -> None:
     start(page, server, map_name)
     assert page.locator("#board svg g#route-0").count() == 1
     assert page.locator("#status").inner_text() == "Your turn"
+    word = {"newyork": "taxis", "nederland": "trains"}[map_name]  # the map's own (issue 34)
+    assert page.locator("#seats th").all_inner_texts()[-1] == word
     made = play_by_clicks(page, most=400, reload_at=6)
     assert page.evaluate("document.body.dataset.over") == "true", f"not over after {made}"
     assert page.locator("#status").inner_text().startswith("Game over")

@@ -33,7 +33,7 @@ def _show_map(board: Board) -> None:
     print(
         f"  {len(board.tickets)} tickets ({len(board.tickets) - generated} printed, "
         f"{generated} generated); {rules.min_players}–{rules.max_players} players, "
-        f"{rules.cars_per_player} cars each"
+        f"{rules.cars_per_player} {board.pieces} each"
     )
     print(f"  default variants: {', '.join(rules.default_variants) or 'none'}")
     provenance = board.provenance

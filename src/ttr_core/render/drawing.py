@@ -750,6 +750,7 @@ class _Drawing:
         panel = _Panel(self)
         panel.heading(f"{scene.board.name} · {self._status()}")
         final = scene.scores
+        piece = scene.board.pieces.removesuffix("s")  # the map's word, one of them: "taxi"
         for seat in scene.seats:
             you = " (you)" if seat.seat == scene.viewer else ""
             name = f"Player {seat.seat + 1}{you}"
@@ -758,17 +759,17 @@ class _Drawing:
                 won = " · winner" if seat.seat in final.winners else ""
                 facts = (
                     f"final score {sheet.total}{won} · tickets: {sheet.tickets_completed} "
-                    f"completed, {sheet.tickets_failed} failed · {_plural(seat.cars, 'car')} left"
+                    f"completed, {sheet.tickets_failed} failed · {_plural(seat.cars, piece)} left"
                 )
             else:
                 facts = (
-                    f"score {seat.score} · {_plural(seat.cars, 'car')} · "
+                    f"score {seat.score} · {_plural(seat.cars, piece)} · "
                     f"{_plural(seat.tickets, 'ticket')} · {_plural(seat.cards, 'card')}"
                 )
             color = SEAT_COLORS[seat.seat % len(SEAT_COLORS)]
             panel.row(color, str(seat.seat + 1), name, facts, f"seat-{seat.seat}")
         for index, other in enumerate(scene.others):
-            cars = "" if other.cars is None else f" · {_plural(other.cars, 'car')} left"
+            cars = "" if other.cars is None else f" · {_plural(other.cars, piece)} left"
             facts = f"{_plural(len(other.routes), 'route')}{cars} (not a seat: scores nothing)"
             color = OTHER_COLORS[index % len(OTHER_COLORS)]
             sign = self._owner_sign(("other", index))

@@ -169,7 +169,13 @@ def _gained(before: GameState, after: GameState, seat: int) -> str:
     ]
     if not cards:
         return ""
-    return ", ".join(f"a {name} card" for name in cards)
+    return ", ".join(f"{_a(name)} {name} card" for name in cards)
+
+
+def _a(word: str) -> str:
+    """The article before ``word``: "an orange", "a red" (by its first letter:
+    the card names are colours and the maps' words for their wilds)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _card_name(board: Board, card: int) -> str:

@@ -426,6 +426,7 @@ def status(game: Game, *, board: bool = True) -> dict[str, Any]:
         "ply": view.ply,
         "over": view.is_over,
         "map": the_board.name,
+        "pieces": the_board.pieces,  # the map's word: "taxis", "trains", "carts"
         "turn": view.current_player == seat,
         "svg": _inline(svg(view, width=_WIDTH, scores=scores)) if board else None,
         "view": ttr_core.to_data(view),

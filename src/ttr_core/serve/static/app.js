@@ -318,7 +318,9 @@ function renderSeats(status) {
   const table = $("#seats");
   table.replaceChildren();
   const head = el("tr");
-  for (const title of ["", "score", "cards", "tickets", "pieces"]) head.append(el("th", {}, title));
+  for (const title of ["", "score", "cards", "tickets", status.pieces]) {
+    head.append(el("th", {}, title));
+  }
   table.append(head);
   for (const seat of status.seats) {
     const row = el("tr", { class: seat.to_move ? "to-move" : "" });
