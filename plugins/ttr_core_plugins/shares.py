@@ -42,6 +42,7 @@ docs/rules.md.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -123,9 +124,11 @@ class SharesState:
 # ---------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=16)
 def companies(board: Board) -> tuple[Company, ...]:
     """The companies of ``board``'s ``[variants.shares]`` table, in its order
-    (checked by ``ttr_validate_map`` when the map was loaded)."""
+    (checked by ``ttr_validate_map`` when the map was loaded). Cached per board
+    (boards hash by identity): every claim and every choice asks."""
     table = board.variant_data.get(NAME, {})
     return tuple(
         Company(c["id"], c["name"], c["shares"], tuple(c["values"]))
@@ -139,6 +142,12 @@ def route_companies(board: Board, route: int) -> tuple[str, ...]:
     if isinstance(value, tuple) and all(isinstance(c, str) for c in value):
         return value
     return ()
+
+
+@functools.lru_cache(maxsize=16)
+def _index(board: Board) -> dict[str, int]:
+    """Each company id's number, in the map's order."""
+    return {c.id: i for i, c in enumerate(companies(board))}
 
 
 def has_dummy(players: int) -> bool:
@@ -191,6 +200,24 @@ def places(holdings: Sequence[Sequence[int]]) -> list[int | None]:
     return found
 
 
+def _estimate(dummy: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """The dummy's shares before its reveal: half in each company, rounded up,
+    the lowest-numbered ones."""
+    return tuple(tuple(numbers[: (len(numbers) + 1) // 2]) for numbers in dummy)
+
+
+def _paid(
+    listed: Sequence[Company], holdings: Sequence[Sequence[Sequence[int]]]
+) -> list[list[tuple[int | None, int]]]:
+    """Per company, per holder: ``(place, points)`` for ``holdings``."""
+    result = []
+    for c, company in enumerate(listed):
+        found = places([holder[c] for holder in holdings])
+        values = company.values
+        result.append([(p, values[p] if p is not None and p < len(values) else 0) for p in found])
+    return result
+
+
 def counted(state: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The holdings that score: the seats' shares, then the dummy's revealed
     ones. Before the reveal (a game going on), the dummy counts half its
@@ -202,28 +229,12 @@ def counted(state: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
         return held
     if current.revealed is not None:
         return (*held[:-1], current.revealed)
-    dummy = tuple(numbers[: (len(numbers) + 1) // 2] for numbers in held[-1])
-    return (*held[:-1], dummy)
+    return (*held[:-1], _estimate(held[-1]))
 
 
 def company_points(state: GameState) -> list[list[tuple[int | None, int]]]:
     """Per company, per holder: ``(place, points)`` from :func:`counted`."""
-    holdings = counted(state)
-    result = []
-    for c, company in enumerate(companies(state.board)):
-        found = places([holder[c] for holder in holdings])
-        result.append(
-            [
-                (
-                    place,
-                    company.values[place]
-                    if place is not None and place < len(company.values)
-                    else 0,
-                )
-                for place in found
-            ]
-        )
-    return result
+    return _paid(companies(state.board), counted(state))
 
 
 def _ordinal(place: int) -> str:
@@ -407,7 +418,7 @@ def choosing(state: GameState) -> int | None:
 
 def _open(state: GameState, route: int, remaining: Sequence[int]) -> list[int]:
     """The company numbers on ``route`` with shares left in ``remaining``."""
-    index = {c.id: i for i, c in enumerate(companies(state.board))}
+    index = _index(state.board)
     return [index[c] for c in route_companies(state.board, route) if remaining[index[c]] > 0]
 
 
@@ -447,8 +458,24 @@ def ttr_extra_actions(state: GameState) -> Sequence[Action] | None:
     return offered(state) if choosing(state) is not None else None
 
 
-def _take(held: list[list[tuple[int, ...]]], holder: int, company: int) -> None:
-    held[holder][company] += (issued(held, company) + 1,)
+def _taking(board: Board, action: TakeShare, holders: int) -> list[tuple[int, int]]:
+    """The ``(holder, company number)`` takes of ``action``: the seat's, then
+    the dummy's (the last holder)."""
+    index = _index(board)
+    moves = [(action.player, index[action.company])]
+    if action.dummy is not None:
+        moves.append((holders - 1, index[action.dummy]))
+    return moves
+
+
+def _taken(
+    held: Sequence[Sequence[tuple[int, ...]]], moves: Sequence[tuple[int, int]]
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``held`` after each ``(holder, company)`` of ``moves`` took the top share."""
+    new = [list(holder) for holder in held]
+    for holder, company in moves:
+        new[holder][company] += (issued(new, company) + 1,)
+    return tuple(tuple(holder) for holder in new)
 
 
 @hookimpl
@@ -468,12 +495,9 @@ def ttr_apply_action(state: GameState, action: Action) -> GameState | None:
             f"that share cannot be taken after this claim; the choices are: {choices}",
         )
     if isinstance(action, TakeShare):
-        ids = [c.id for c in companies(state.board)]
-        held = [list(holder) for holder in shares(state).held]
-        _take(held, action.player, ids.index(action.company))
-        if action.dummy is not None:
-            _take(held, len(held) - 1, ids.index(action.dummy))
-        state = state.with_variant(NAME, SharesState(tuple(tuple(h) for h in held)))
+        held = shares(state).held
+        moves = _taking(state.board, action, len(held))
+        state = state.with_variant(NAME, SharesState(_taken(held, moves)))
     return end_turn(state)
 
 
@@ -650,13 +674,8 @@ def ttr_check_transition(before: GameState, action: Action, after: GameState) ->
     if isinstance(action, TakeShare | DeclineShare):
         if after.turn != before.turn + 1 and after.termination is None:
             yield f"{NAME}: the share choice did not end the turn"
-        ids = [c.id for c in companies(before.board)]
-        expect = [list(h) for h in old]
-        if isinstance(action, TakeShare):
-            _take(expect, action.player, ids.index(action.company))
-            if action.dummy is not None:
-                _take(expect, len(expect) - 1, ids.index(action.dummy))
-        if tuple(tuple(h) for h in expect) != new:
+        moves = _taking(before.board, action, len(old)) if isinstance(action, TakeShare) else []
+        if _taken(old, moves) != new:
             yield f"{NAME}: {action!r} did not take the top share(s) it names"
     elif old != new:
         yield f"{NAME}: the holdings changed without a share choice ({type(action).__name__})"
@@ -670,23 +689,11 @@ def ttr_check_transition(before: GameState, action: Action, after: GameState) ->
 def _seat_points(view: PlayerView, held: Sequence[Sequence[Sequence[int]]]) -> list[int]:
     """What each seat would score for its shares if the game ended with
     ``held`` (the dummy counted at half, rounded up, at best)."""
-    listed = companies(view.board)
     seats = len(view.seats)
     if len(held) > seats:  # the dummy
-        held = (*held[:seats], tuple(n[: (len(n) + 1) // 2] for n in held[seats]))
-    totals = [0] * seats
-    for c, company in enumerate(listed):
-        for seat, place in enumerate(places([holder[c] for holder in held])[:seats]):
-            if place is not None and place < len(company.values):
-                totals[seat] += company.values[place]
-    return totals
-
-
-def _after(held: Sequence[Sequence[tuple[int, ...]]], moves: Sequence[tuple[int, int]]) -> Any:
-    new = [list(holder) for holder in held]
-    for holder, company in moves:
-        _take(new, holder, company)
-    return new
+        held = (*held[:seats], _estimate(held[seats]))
+    paid = _paid(companies(view.board), held)
+    return [sum(company[seat][1] for company in paid) for seat in range(seats)]
 
 
 def _edge(view: PlayerView, moves: Sequence[tuple[int, int]]) -> float:
@@ -694,7 +701,7 @@ def _edge(view: PlayerView, moves: Sequence[tuple[int, int]]) -> float:
     the other seats' (their mean)."""
     held = view.variants[f"{NAME}.held"]
     seat = view.viewer
-    before, after = _seat_points(view, held), _seat_points(view, _after(held, moves))
+    before, after = _seat_points(view, held), _seat_points(view, _taken(held, moves))
     others = [s for s in range(len(before)) if s != seat]
     gain = float(after[seat] - before[seat])
     if others:
@@ -715,10 +722,7 @@ def ttr_agent_action_purpose(view: PlayerView, action: Action) -> Gains | None:
         return Gains(0)
     if not isinstance(action, TakeShare):
         return None
-    ids = [c.id for c in companies(view.board)]
-    moves = [(view.viewer, ids.index(action.company))]
-    if action.dummy is not None:
-        moves.append((len(view.seats), ids.index(action.dummy)))
+    moves = _taking(view.board, action, len(view.seats) + 1)
     return Gains(_edge(view, moves) + STEP)
 
 
@@ -726,16 +730,14 @@ def ttr_agent_action_purpose(view: PlayerView, action: Action) -> Gains | None:
 def ttr_agent_route_costs(view: PlayerView) -> list[float]:
     """Advice for bots: a route whose claim lets the seat take a share that
     moves it ahead costs a little less (half that gain)."""
-    listed = companies(view.board)
-    ids = {c.id: i for i, c in enumerate(listed)}
+    board = view.board
+    index = _index(board)
     remaining = view.variants[f"{NAME}.left"]
     worth = [
         max(_edge(view, [(view.viewer, c)]), 0.0) + STEP if remaining[c] > 0 else 0.0
-        for c in range(len(listed))
+        for c in range(len(index))
     ]
-    costs = []
-    for route in view.board.routes:
-        logos = route.extra.get("companies")
-        best = max((worth[ids[c]] for c in logos), default=0.0) if isinstance(logos, tuple) else 0.0
-        costs.append(-0.5 * best)
-    return costs
+    return [
+        -0.5 * max((worth[index[c]] for c in route_companies(board, r.id)), default=0.0)
+        for r in board.routes
+    ]

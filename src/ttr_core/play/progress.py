@@ -12,7 +12,7 @@ import heapq
 import attrs
 
 from ttr_core import PlayerView
-from ttr_core.rules.tickets import view_ticket_ends
+from ttr_core.rules.tickets import ticket_ends
 
 
 @attrs.frozen
@@ -53,7 +53,7 @@ def ticket_progress(view: PlayerView, ticket: int, both_pairs: bool) -> Progress
     board = view.board
     owned = owners(view)
     me = view.viewer
-    ends = view_ticket_ends(view)[ticket]
+    ends = ticket_ends(view)[ticket]
     goals = {place for goal in ends.goals for place in goal.places}
     adjacent: dict[int, list[tuple[int, int]]] = {}
     for route in board.routes:

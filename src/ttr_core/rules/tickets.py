@@ -69,11 +69,6 @@ def view_rules(view: PlayerView) -> GameRules:
     return game_rules(view.board, len(view.seats), view.variant_names, options)
 
 
-def view_ticket_ends(view: PlayerView) -> tuple[TicketEnds, ...]:
-    """:func:`ticket_ends` of the game a view shows, for front ends that see views only."""
-    return ends_of(view_rules(view))
-
-
 def ends_of(rules: GameRules) -> tuple[TicketEnds, ...]:
     """:func:`ticket_ends` of a rule set, built once per rule set."""
     found: tuple[TicketEnds, ...] | None = rules.derived.get("ticket_ends")
