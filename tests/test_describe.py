@@ -8,6 +8,7 @@ that seat may know: over states that ``determinize`` deals from its view
 from __future__ import annotations
 
 import random
+import re
 import warnings
 from typing import Any
 
@@ -126,10 +127,11 @@ def test_tickets_are_named_for_their_seat_only() -> None:
     keep = KeepTickets(0, frozenset(offer[:2]))
     tickets = state.board.tickets
     first, second = sorted(offer[:2])
+    # Named as people read them, by their ends and points, never by their ids.
     named = (
-        f"Seat 0 kept tickets {first} ({tickets[first].a}–{tickets[first].b}, "
-        f"{tickets[first].points}) and {second} ({tickets[second].a}–{tickets[second].b}, "
-        f"{tickets[second].points})"
+        f"Seat 0 kept 2 tickets: {tickets[first].a}–{tickets[first].b} "
+        f"({tickets[first].points}), {tickets[second].a}–{tickets[second].b} "
+        f"({tickets[second].points})"
     )
     assert describe(state, keep) == named
     assert describe(state, keep, seat=0) == named
@@ -138,6 +140,7 @@ def test_tickets_are_named_for_their_seat_only() -> None:
     drawn = describe(started, DrawTickets(0), seat=1)
     assert drawn == f"Seat 0 drew {len(apply(started, DrawTickets(0)).pending.offered)} tickets"  # type: ignore[union-attr]
     assert "(" in describe(started, DrawTickets(0), seat=0)
+    assert describe(started, DrawTickets(0), seat=0).startswith(f"{drawn}: ")
 
 
 def test_public_actions_read_the_same_for_everyone() -> None:
@@ -178,14 +181,17 @@ def test_replay_tells_the_game_as_one_seat_saw_it(
     capsys.readouterr()
     assert main(["replay", str(saved)]) == 0
     everything = capsys.readouterr().out
-    assert main(["replay", str(saved), "--seat", "1"]) == 0
-    as_seat_1 = capsys.readouterr().out
-    assert "Seat 0 kept ticket" in everything and "Seat 1 kept ticket" in everything
-    assert "Seat 0 kept ticket" not in as_seat_1 and "Seat 1 kept ticket" in as_seat_1
-    assert "Seat 0 drew a card from the deck" in as_seat_1
-    assert "Seat 0 drew a card from the deck" not in everything
-    assert main(["replay", str(saved), "--seat", "2"]) == 2
-    assert "--seat must be a seat from 0 to 1" in capsys.readouterr().err
+    # Players counted from 1, as ttr play counts them: --seat 2 is seat 1.
+    assert main(["replay", str(saved), "--seat", "2"]) == 0
+    as_player_2 = capsys.readouterr().out
+    named, counted = r"Player {} kept \d tickets?: \w", r"Player {} kept \d tickets?$"
+    assert re.search(named.format(1), everything) and re.search(named.format(2), everything)
+    assert re.search(counted.format(1), as_player_2, re.MULTILINE)
+    assert re.search(named.format(2), as_player_2)
+    assert "Player 1 drew a card from the deck" in as_player_2
+    assert "Player 1 drew a card from the deck" not in everything
+    assert main(["replay", str(saved), "--seat", "3"]) == 2
+    assert "--seat takes a player from 1 to 2, not 3" in capsys.readouterr().err
 
 
 def test_an_action_that_does_not_apply_is_refused_to_another_seat_without_why() -> None:

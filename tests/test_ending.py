@@ -170,10 +170,10 @@ def test_states_with_an_inconsistent_ending_are_refused() -> None:
         (
             "resignation",
             1,
-            "Seat 1 resigned: the game ends here, and seat 1 loses.",
-            "Winner: seat 0",
+            "Player 2 resigned and loses: the game ends here.",
+            "Winner: Player 1",
         ),
-        ("timeout", 0, "Seat 0 ran out of time", "Winner: seat 1"),
+        ("timeout", 0, "Player 1 ran out of time and loses", "Winner: Player 2"),
         ("abandoned", None, "The game was abandoned", "No winner."),
     ],
 )

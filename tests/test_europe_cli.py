@@ -103,12 +103,15 @@ def test_replay_tells_a_tunnel_reveal_and_the_answer(
     route = before.board.routes[wait.claim.route]
     shown = ", ".join(before.board.wild_name if card == "wild" else card for card in wait.revealed)
     more = f"{wait.extra} more card" + ("" if wait.extra == 1 else "s")
-    head = f"Seat {action.player} turned up {shown} for the tunnel {route.a}–{route.b}: {more}"
+    # The replay counts players from 1 ("Player 1" is seat 0).
+    who = f"Player {action.player + 1}"
+    head = f"{who} turned up {shown} for the tunnel {route.a}–{route.b}: {more}"
     assert f"{head}; paid {wait.extra} more (" in out
     # The claim itself comes first, in the same turn, then the reveal and the answer.
     lines = out.splitlines()
     at = next(i for i, line in enumerate(lines) if head in line)
-    assert f"Seat {action.player} claimed {route.a}–{route.b} (" in lines[at - 1]
+    # Not "claimed": a tunnel is claimed once paid for (issue 34).
+    assert f"{who} set out to claim {route.a}–{route.b} (" in lines[at - 1]
     assert lines[at].split("·")[0] == lines[at - 1].split("·")[0]
     assert re.search(r"turned up [^\n]* for the tunnel [^\n]*; gave up the tunnel", out)
 
@@ -138,9 +141,9 @@ def test_replay_tells_a_station_built_and_the_route_it_lends_at_the_end(
     board = final.board
     seat, location, route = lending[0]
     city, lent = board.locations[location].name, board.routes[route]
-    assert re.search(rf"· Seat {seat} built a station in {city} with \d ", out)
-    scores = out.split("\nSeat 0: ", 1)[1]
-    sheet = scores.split(f"Seat {seat}: ", 1)[1] if seat else scores
+    assert re.search(rf"· Player {seat + 1} built a station in {city} with \d ", out)
+    scores = out.split("\nPlayer 1: ", 1)[1]
+    sheet = scores.split(f"Player {seat + 1}: ", 1)[1] if seat else scores
     sheet = sheet.split("\n\n", 1)[0]
     expected = f"+0  Station in {city} lends {lent.a}–{lent.b} ({lent.color} {lent.length})"
     assert expected in sheet

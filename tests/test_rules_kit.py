@@ -427,7 +427,7 @@ def test_ttr_verify_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["verify", "--map", "amsterdam", "--games", "6", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "6 random games (seeds 3–8)" in out
-    assert "only Pass" in out and "E3 guard" in out and "deck empty" in out
+    assert "only Pass" in out and "wilds stuck" in out and "deck empty" in out
     for players in (2, 3, 4):
         assert any(line.split()[:2] == [str(players), "2"] for line in out.splitlines())
     for name in (*CORE_INVARIANTS, "merchandise.check_state"):

@@ -199,8 +199,8 @@ def test_describe_ending_tells_every_ending() -> None:
         ]
     }
     assert told == {
-        (Termination.RESIGNATION, 1): "Seat 1 resigned: the game ends here, and seat 1 loses.",
-        (Termination.TIMEOUT, 2): "Seat 2 ran out of time: the game ends here, and seat 2 loses.",
+        (Termination.RESIGNATION, 1): "Seat 1 resigned and loses: the game ends here.",
+        (Termination.TIMEOUT, 2): "Seat 2 ran out of time and loses: the game ends here.",
         (Termination.ABANDONED, None): "The game was abandoned: it ends here, with no winner.",
     }
     played = ttr_core.random_playout("newyork", 2, seed=1).state

@@ -87,7 +87,7 @@ def test_replay_labels_a_decision_between_turns(
     assert len(chosen) == 1
     turn = state.turn  # turns played when the choice is made
     assert (
-        f"between turns {turn} and {turn + 1} · Seat {choice.player} chose the route"
+        f"between turns {turn} and {turn + 1} · Player {choice.player + 1} chose the route"
         in (lines[chosen[0]])
     )
     assert f"turn {turn} ·" in lines[chosen[0] - 1]  # the turn that ended before it

@@ -14,7 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ttr_core import GameState, MapField, ScoreLine, VariantOption, hookimpl
+from ttr_core import (
+    Action,
+    Board,
+    ClaimRoute,
+    GameState,
+    MapField,
+    PlayerView,
+    ScoreLine,
+    VariantOption,
+    hookimpl,
+    view_rules,
+)
 
 #: The variant name this plugin is registered under.
 NAME = "attractions"
@@ -52,13 +63,43 @@ def ttr_map_fields() -> Sequence[MapField]:
 
 def attractions_touched(state: GameState, player: int) -> frozenset[str]:
     """Names of the attractions at an end of one of ``player``'s routes."""
-    board = state.board
+    return _touched(state.board, state.players[player].routes)
+
+
+def _touched(board: Board, routes: Sequence[int]) -> frozenset[str]:
     attractions = {loc.name for loc in board.locations if loc.extra.get("attraction")}
     touched: set[str] = set()
-    for route_id in state.players[player].routes:
+    for route_id in routes:
         route = board.routes[route_id]
         touched.update(end for end in (route.a, route.b) if end in attractions)
     return frozenset(touched)
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str]:
+    """The attractions the viewer's routes touch (every seat's are public)."""
+    mine = sorted(_touched(view.board, view.seats[view.viewer].routes))
+    points = view_rules(view).option(NAME, "points_per_attraction")
+    total = sum(1 for loc in view.board.locations if loc.extra.get("attraction"))
+    each = f"{points} point{'' if points == 1 else 's'} each"
+    return [
+        f"Attractions ({each}, {total} on the map): you touch "
+        + (", ".join(mine) if mine else "none yet")
+    ]
+
+
+@hookimpl
+def ttr_move_notes(view: PlayerView, action: Action) -> list[str] | None:
+    """A claim that reaches an attraction the viewer's routes do not touch yet."""
+    if not isinstance(action, ClaimRoute):
+        return None
+    mine = view.seats[view.viewer].routes
+    new = _touched(view.board, (*mine, action.route)) - _touched(view.board, mine)
+    if not new:
+        return None
+    return [
+        f"reaches {'an attraction' if len(new) == 1 else 'attractions'}: {', '.join(sorted(new))}"
+    ]
 
 
 @hookimpl

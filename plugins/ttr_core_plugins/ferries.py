@@ -92,6 +92,17 @@ def ttr_route_styles(board: Board) -> list[RouteStyle]:
 
 
 @hookimpl
+def ttr_move_notes(view: PlayerView, action: Action) -> list[str] | None:
+    """A ferry claim's locomotives, before it is made."""
+    if not isinstance(action, ClaimRoute):
+        return None
+    need = locomotives(view.board, action.route)
+    if not need:
+        return None
+    return [f"ferry: {need} {view.board.wild_name}{'' if need == 1 else 's'} needed"]
+
+
+@hookimpl
 def ttr_filter_actions(state: GameState, actions: Sequence[Action]) -> list[Action] | None:
     """Remove the claims of a ferry paid with too few locomotives.
 

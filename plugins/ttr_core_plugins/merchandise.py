@@ -30,6 +30,8 @@ from typing import Any
 import attrs
 
 from ttr_core import (
+    Action,
+    ClaimRoute,
     GameState,
     MapField,
     PlayerView,
@@ -37,6 +39,7 @@ from ttr_core import (
     ScoreLine,
     VariantOption,
     hookimpl,
+    player_name,
     rank_bonus,
 )
 
@@ -157,6 +160,32 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
 def ttr_player_view(state: GameState) -> Mapping[str, Any]:
     current = merchandise(state)
     return {"merchandise.held": current.held, "merchandise.deck": current.deck}  # public
+
+
+@hookimpl
+def ttr_describe_effects(state: GameState, after: GameState) -> list[str] | None:
+    """A merchandise card drawn (they are kept face up: public)."""
+    old, new = merchandise(state).held, merchandise(after).held
+    drawn = [seat for seat in range(len(old)) if new[seat] > old[seat]]
+    return [f"drew a merchandise card ({new[seat]} now)" for seat in drawn] or None
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str]:
+    """Every seat's merchandise cards and the deck's."""
+    held = view.variants[f"{NAME}.held"]
+    told = ", ".join(f"{player_name(seat, view.viewer)} {n}" for seat, n in enumerate(held))
+    return [f"Merchandise cards: {told}; {view.variants[f'{NAME}.deck']} left in the deck"]
+
+
+@hookimpl
+def ttr_move_notes(view: PlayerView, action: Action) -> list[str] | None:
+    """A claim of a route with the cart symbol draws a merchandise card."""
+    if not isinstance(action, ClaimRoute) or not view.board.routes[action.route].extra.get(NAME):
+        return None
+    if not view.variants[f"{NAME}.deck"]:
+        return ["merchandise route (the merchandise deck is empty)"]
+    return ["merchandise route: you draw a merchandise card"]
 
 
 @hookimpl

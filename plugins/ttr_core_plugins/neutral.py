@@ -54,6 +54,7 @@ from ttr_core import (
     GameState,
     IllegalAction,
     MapField,
+    MoveWords,
     NonSeatOwner,
     Pending,
     PendingKind,
@@ -63,6 +64,7 @@ from ttr_core import (
     VariantOption,
     effects,
     hookimpl,
+    player_name,
 )
 
 #: The variant name this plugin is registered under.
@@ -310,6 +312,39 @@ def ttr_describe_action(
     route = state.board.routes[action.route]
     where = f"{route.a}–{route.b} ({route.color} {route.length})"
     return f"chose the route {where} for the {NAME} player"
+
+
+@hookimpl
+def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
+    """The marker holder's choice, route by route (click the route)."""
+    if not isinstance(action, ChooseNeutralRoute):
+        return None
+    route = view.board.routes[action.route]
+    where = f"{route.a}–{route.b} ({route.color} {route.length})"
+    return MoveWords(
+        f"Give {where} to the {NAME} player",
+        f"Choose the {NAME} player's route",
+        route=route.id,
+        choice=f"give it to the {NAME} player",
+        command="n",
+    )
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str]:
+    """The neutral player: its trains, who holds the marker, the last ticket."""
+    shown = view.variants
+    board = view.board
+    holder = player_name(shown["neutral.marker"], view.viewer)
+    line = f"Neutral player: {shown['neutral.cars']} trains left; marker: {holder}"
+    revealed = shown["neutral.revealed"]
+    if revealed is not None:
+        line += f"; last ticket revealed: {board.tickets[revealed].text('–')}"
+    if shown["neutral.stopped"]:
+        line += f"; stopped: {shown['neutral.stopped']}"
+    elif shown["neutral.round"] < FIRST_ROUND:
+        line += f"; first plays in round {FIRST_ROUND}"
+    return [line]
 
 
 @hookimpl

@@ -52,9 +52,11 @@ from ttr_core import (
     Action,
     ActionTemplate,
     Board,
+    ClaimRoute,
     Gains,
     GameState,
     IllegalAction,
+    MoveWords,
     PlayerView,
     PluginError,
     ScoreLine,
@@ -62,6 +64,7 @@ from ttr_core import (
     effects,
     end_turn,
     hookimpl,
+    player_name,
 )
 
 #: The variant name this plugin is registered under.
@@ -584,6 +587,58 @@ def ttr_describe_action(state: GameState, action: Action, after: GameState) -> s
             f" and gave the dummy share {number} of {listed[action.dummy].name} ({action.dummy})"
         )
     return words
+
+
+@hookimpl
+def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
+    """The share choice after a claim, for the person choosing."""
+    if not isinstance(action, TakeShare | DeclineShare):
+        return None
+    board = view.board
+    route = view.variants[f"{NAME}.route"]
+    group = "Take a share of a company on the route you claimed"
+    if isinstance(action, DeclineShare):
+        return MoveWords("Take no share", group, route=route, choice="no share", command="sh")
+    listed, index = companies(board), _index(board)
+    held = view.variants[f"{NAME}.held"]
+    c = index[action.company]
+    text = f"Take share {issued(held, c) + 1} of {listed[c].name} ({action.company})"
+    if action.dummy is not None:
+        text += f"; the dummy takes one of {listed[index[action.dummy]].name} ({action.dummy})"
+    choice = action.company + (f", dummy {action.dummy}" if action.dummy is not None else "")
+    return MoveWords(text, group, route=route, choice=choice, command="sh")
+
+
+@hookimpl
+def ttr_move_notes(view: PlayerView, action: Action) -> list[str] | None:
+    """The shares a claim would offer."""
+    if not isinstance(action, ClaimRoute):
+        return None
+    ids = route_companies(view.board, action.route)
+    remaining = view.variants[f"{NAME}.left"]
+    offered = [c for c in ids if remaining[_index(view.board)[c]] > 0]
+    return [f"offers a share of {', '.join(offered)}"] if offered else None
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str]:
+    """Each company's shares held so far, by holder, and the shares left."""
+    held = view.variants[f"{NAME}.held"]
+    remaining = view.variants[f"{NAME}.left"]
+    seats = len(view.seats)
+    lines = []
+    for c, company in enumerate(companies(view.board)):
+        holders = [
+            f"{player_name(h, view.viewer) if h < seats else 'the dummy'} {len(numbers[c])}"
+            for h, numbers in enumerate(held)
+            if numbers[c]
+        ]
+        if holders:
+            lines.append(
+                f"Shares of {company.name} ({company.id}): {', '.join(holders)}; "
+                f"{remaining[c]} left"
+            )
+    return lines or ["Shares: none taken yet"]
 
 
 @hookimpl

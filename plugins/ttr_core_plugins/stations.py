@@ -52,6 +52,7 @@ from ttr_core import (
     GameRules,
     GameState,
     IllegalAction,
+    MoveWords,
     PlayerView,
     Reason,
     ScoreLine,
@@ -63,7 +64,9 @@ from ttr_core import (
     effects,
     hookimpl,
     payment_options,
+    player_name,
     ticket_ends,
+    view_rules,
 )
 
 #: The variant name this plugin is registered under.
@@ -450,6 +453,38 @@ def ttr_describe_action(state: GameState, action: Action) -> str | None:
     where = board.locations[action.location].name
     paid = _cards_in_words(board, action.color, action.wilds, cards)
     return f"built a station in {where} with {paid}"
+
+
+@hookimpl
+def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
+    """A station to build, for the person choosing: click the city, then pay."""
+    if not isinstance(action, BuildStation):
+        return None
+    board = view.board
+    cards = len(built_by(view, action.player)) + 1
+    paid = _cards_in_words(board, action.color, action.wilds, cards)
+    where = board.locations[action.location].name
+    return MoveWords(
+        f"Build a station in {where} with {paid}",
+        "Build a station",
+        place=action.location,
+        choice=paid,
+        command="st",
+    )
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str]:
+    """Each seat's stations left and where it built them."""
+    board = view.board
+    most = view_rules(view).option(NAME, "stations")
+    parts = []
+    for seat in range(len(view.seats)):
+        mine = built_by(view, seat)
+        where = ", ".join(board.locations[loc].name for loc in mine)
+        who = player_name(seat, view.viewer)
+        parts.append(f"{who} {most - len(mine)} left" + (f" (built in {where})" if where else ""))
+    return ["Stations: " + "; ".join(parts)]
 
 
 @hookimpl

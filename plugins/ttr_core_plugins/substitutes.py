@@ -45,11 +45,13 @@ from ttr_core import (
     Gains,
     GameState,
     IllegalAction,
+    MoveWords,
     PlayerView,
     Reason,
     effects,
     end_turn,
     hookimpl,
+    player_name,
 )
 
 #: The variant name this plugin is registered under.
@@ -371,6 +373,58 @@ def ttr_describe_action(state: GameState, action: Action) -> str | None:
         name = board.wild_name if action.card == WILD else action.card
         return f"gives a {name} card to a set ({wait.owed - 1} more to give)"
     return None
+
+
+def _card_word(board: Board, card: str) -> str:
+    return board.wild_name if card == WILD else card
+
+
+@hookimpl
+def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
+    """A claim with sets (click the route) and each card given to a set."""
+    board = view.board
+    if isinstance(action, ClaimWithSets):
+        route = board.routes[action.route]
+        size = set_size(board, action.route)
+        cards = route.length - action.wilds - action.sets
+        parts = [f"{cards} {action.color}"] if action.color is not None and cards > 0 else []
+        if action.wilds:
+            parts.append(f"{action.wilds} {board.wild_name}")
+        parts.append(f"{action.sets} set{'' if action.sets == 1 else 's'} of {size} cards")
+        paid = " + ".join(parts)
+        return MoveWords(
+            f"Claim {route.a}–{route.b} ({route.color} {route.length}) with {paid}",
+            "Claim a route with sets of cards",
+            route=route.id,
+            choice=paid,
+            command="cs",
+        )
+    wait = view.variants.get(PAY)
+    if isinstance(action, GiveCard) and isinstance(wait, SetsWait):
+        name = _card_word(board, action.card)
+        return MoveWords(
+            f"Give a {name} card to the set ({wait.owed} to give)",
+            "Give cards to your sets",
+            choice=name,
+            command="give",
+        )
+    return None
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str] | None:
+    """A claim with sets waiting for its cards."""
+    wait = view.variants.get(PAY)
+    if not isinstance(wait, SetsWait):
+        return None
+    board = view.board
+    route = board.routes[wait.claim.route]
+    who = "You are" if wait.claim.player == view.viewer else f"{player_name(wait.claim.player)} is"
+    given = ", ".join(_card_word(board, card) for card in wait.given) or "none yet"
+    return [
+        f"Sets: {who} claiming {route.a}–{route.b}; {wait.owed} more card(s) to give "
+        f"(given: {given})"
+    ]
 
 
 # -- bots ------------------------------------------------------------------------------

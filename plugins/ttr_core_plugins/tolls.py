@@ -33,7 +33,9 @@ from typing import Any
 import attrs
 
 from ttr_core import (
+    Action,
     Board,
+    ClaimRoute,
     GameState,
     MapField,
     PlayerView,
@@ -41,7 +43,9 @@ from ttr_core import (
     ScoreLine,
     VariantOption,
     hookimpl,
+    player_name,
     rank_bonus,
+    view_rules,
 )
 
 #: The variant name this plugin is registered under.
@@ -234,6 +238,67 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
 def ttr_player_view(state: GameState, player: int) -> Mapping[str, Any]:
     current = tolls(state)
     return {"tolls.holdings": current.holdings[player], "tolls.loans": current.loans}
+
+
+@hookimpl
+def ttr_describe_effects(state: GameState, after: GameState) -> list[str] | None:
+    """The toll of a route claimed (the neutral player's too), and to whom, or
+    the loan taken: told from public facts only — the route's toll, its pair's
+    owner, the loans — never from the secret holdings."""
+    told: list[str] = []
+    board = state.board
+    for route, (was, now) in enumerate(zip(state.owners, after.owners, strict=True)):
+        toll = board.routes[route].extra.get("toll", 0)
+        if was is not None or now is None or not toll:
+            continue
+        partner = board.routes[route].partner
+        owner = None if partner is None else after.owners[partner]
+        payee = owner if owner is not None and owner != now and state.is_seat(owner) else None
+        to = "the bank" if payee is None else f"Seat {payee}"
+        if not state.is_seat(now):
+            if payee is not None:
+                told.append(f"the bank paid Seat {payee} the toll of {toll}")
+        elif tolls(after).loans[now] > tolls(state).loans[now]:
+            paid = "" if payee is None else f"; the bank paid {to}"
+            told.append(f"could not pay the toll of {toll}: took a loan{paid}")
+        else:
+            told.append(f"paid a toll of {toll} to {to}")
+    return told or None
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str]:
+    """The viewer's own toll money and every seat's loans (the others' money is secret)."""
+    held = view.variants[f"{NAME}.holdings"]
+    loans = view.variants[f"{NAME}.loans"]
+    told = ", ".join(
+        f"{player_name(seat, view.viewer)} {count}" for seat, count in enumerate(loans)
+    )
+    return [f"Tolls: you hold {held} in toll money; loans taken: {told}"]
+
+
+@hookimpl
+def ttr_move_notes(view: PlayerView, action: Action) -> list[str] | None:
+    """A claim's toll: how much, to whom, and the loan when the money held is short."""
+    if not isinstance(action, ClaimRoute):
+        return None
+    route = view.board.routes[action.route]
+    toll = route.extra.get("toll", 0)
+    if not toll:
+        return None
+    payee = None
+    if route.partner is not None:
+        for seat in view.seats:
+            if route.partner in seat.routes and seat.seat != action.player:
+                payee = seat.seat
+    to = "the bank" if payee is None else player_name(payee, view.viewer)
+    if view.variants[f"{NAME}.holdings"] < toll:
+        penalty = view_rules(view).option(NAME, "loan_penalty")
+        return [
+            f"toll {toll} to {to}: more than you hold, so you take a loan "
+            f"(−{penalty} points at the end) and pay nothing"
+        ]
+    return [f"toll {toll}, paid to {to}"]
 
 
 @hookimpl

@@ -48,12 +48,16 @@ from ttr_core import (
     GameRules,
     GameState,
     IllegalAction,
+    MoveWords,
     PlayerView,
     Reason,
     RouteStyle,
     VariantOption,
     effects,
     hookimpl,
+    move_words,
+    player_name,
+    view_rules,
 )
 
 #: The variant name this plugin is registered under.
@@ -303,6 +307,10 @@ def _names(board: Board, cards: Iterable[str]) -> str:
     return ", ".join(board.wild_name if card == WILD_CARD else card for card in cards)
 
 
+def _more(extra: int) -> str:
+    return "no more cards" if extra == 0 else f"{extra} more card" + ("" if extra == 1 else "s")
+
+
 @hookimpl
 def ttr_describe_action(state: GameState, action: Action) -> str | None:
     """The reveal and the answer in words: all public, so ``full`` changes nothing."""
@@ -314,23 +322,81 @@ def ttr_describe_action(state: GameState, action: Action) -> str | None:
     board = state.board
     route = board.routes[wait.claim.route]
     shown = _names(board, wait.revealed) or "no card"
-    if wait.extra == 0:
-        more = "no more cards"
-    else:
-        more = f"{wait.extra} more card" + ("" if wait.extra == 1 else "s")
-    head = f"turned up {shown} for the tunnel {route.a}–{route.b}: {more}"
+    head = f"turned up {shown} for the tunnel {route.a}–{route.b}: {_more(wait.extra)}"
     if isinstance(action, GiveUpTunnel):
         return f"{head}; gave up the tunnel"
     paid = extra_payment(wait, action.wilds)
-    cards = " + ".join(
-        f"{n} {board.wild_name if name == WILD_CARD else name}" for name, n in paid.items()
-    )
+    cards = " + ".join(f"{n} {_names(board, [name])}" for name, n in paid.items())
     if not cards:
         return f"{head}; claimed it with nothing more"
     return f"{head}; paid {wait.extra} more ({cards})"
 
 
 # -- invariants ------------------------------------------------------------------------
+
+
+def _view_wait(view: PlayerView) -> TunnelWait | None:
+    wait = view.variants.get(VIEW)
+    return wait if isinstance(wait, TunnelWait) else None
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str] | None:
+    """The tunnel waiting: the cards turned up and what they ask, before the
+    seat pays or gives up."""
+    wait = _view_wait(view)
+    if wait is None:
+        return None
+    board = view.board
+    route = board.routes[wait.claim.route]
+    who = player_name(wait.claim.player, view.viewer).capitalize()
+    verb = "claim" if wait.claim.player == view.viewer else "claims"
+    shown = _names(board, wait.revealed) or "no card (the deck is empty)"
+    paid = move_words(view, wait.claim).choice  # the claim's cards, as its move said them
+    return [
+        f"Tunnel: {who} {verb} {route.a}–{route.b} ({route.color} {route.length}) with {paid}; "
+        f"turned up: {shown}: {_more(wait.extra)} to pay, or give up"
+    ]
+
+
+@hookimpl
+def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
+    """Pay the tunnel (which cards) or give it up, with the cards turned up."""
+    if not isinstance(action, PayTunnel | GiveUpTunnel):
+        return None
+    wait = _view_wait(view)
+    if wait is None:
+        return None
+    board = view.board
+    route = board.routes[wait.claim.route]
+    # The cards turned up are the view's words (ttr_view_words), shown above.
+    group = f"Pay for the tunnel {route.a}–{route.b} or give it up"
+    if isinstance(action, GiveUpTunnel):
+        text = "Give up the tunnel (keep your cards; the route stays free)"
+        return MoveWords(text, group, route=route.id, choice="give up", command="g")
+    paid = extra_payment(wait, action.wilds)
+    cards = " + ".join(f"{n} {_names(board, [name])}" for name, n in paid.items())
+    choice = f"pay {cards}" if cards else "claim it, nothing more to pay"
+    return MoveWords(
+        f"Pay {_more(wait.extra)} ({cards}) and claim {route.a}–{route.b}"
+        if cards
+        else f"Claim {route.a}–{route.b}: nothing more to pay",
+        group,
+        route=route.id,
+        choice=choice,
+        command="pay",
+    )
+
+
+@hookimpl
+def ttr_move_notes(view: PlayerView, action: Action) -> list[str] | None:
+    """A tunnel claim's risk, before it is made."""
+    if not isinstance(action, ClaimRoute) or not is_tunnel(view.board, action.route):
+        return None
+    reveal = view_rules(view).option(NAME, "reveal")
+    return [
+        f"tunnel: {reveal} cards are turned up; each of its colour or a locomotive asks one more"
+    ]
 
 
 @hookimpl

@@ -80,6 +80,7 @@ from ttr_core.model.declarations import (
     ClosesRoute,
     Gains,
     MapField,
+    MoveWords,
     NonSeatOwner,
     RouteStyle,
     TicketEnds,
@@ -116,6 +117,7 @@ from ttr_core.rules.setup import new_game
 from ttr_core.rules.status import SeatStatus, seat_status
 from ttr_core.rules.tickets import TicketOutcome, ticket_ends, ticket_outcomes, view_rules
 from ttr_core.rules.views import non_seat_owners, player_view
+from ttr_core.rules.wording import move_words, player_name, view_words
 from ttr_core.search.playout import Playout
 from ttr_core.search.simulate import PlayoutResult, random_playout
 
@@ -158,6 +160,7 @@ __all__ = [
     "MapProblem",
     "MapRules",
     "MapWarning",
+    "MoveWords",
     "NonSeatOwner",
     "OptionError",
     "Pass",
@@ -222,6 +225,7 @@ __all__ = [
     "legal_actions",
     "load_map",
     "map_fingerprint",
+    "move_words",
     "named_map",
     "new_game",
     "non_seat_owners",
@@ -229,6 +233,7 @@ __all__ = [
     "parse_map",
     "parse_ticket_deck",
     "payment_options",
+    "player_name",
     "player_score_sheets",
     "player_view",
     "random_playout",
@@ -256,4 +261,5 @@ __all__ = [
     "utilities",
     "variant_options",
     "view_rules",
+    "view_words",
 ]

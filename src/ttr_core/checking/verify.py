@@ -420,16 +420,16 @@ def print_report(report: VerifyReport, out: TextIO | None = None) -> None:
     head = (
         f"{'players':>7} {'games':>6} {'actions':>9} {'mean':>6} {'max':>5} "
         f"{'by cars':>8} {'stalemate':>9} {'unfinished':>10} "
-        f"{'only Pass':>15} {'E3 guard':>15} {'deck empty':>15} {'no cards':>15}"
+        f"{'only Pass':>15} {'wilds stuck':>15} {'deck empty':>15} {'no cards':>15}"
     )
     print(head, file=out)
     for players in sorted(report.games):
         print(_row(report, players), file=out)
     print(_row(report, None), file=out)
     print(
-        "  only Pass, E3 guard, deck empty, no cards: states (games) where only Pass was legal; "
-        "the display held more wilds than allowed, no reset able to help (E3); the deck was "
-        "empty; deck and discard pile were empty (E4)",
+        "  only Pass, wilds stuck, deck empty, no cards: states (games) where only Pass was "
+        "legal; the display held more wilds than allowed, no reset able to help; the deck was "
+        "empty; deck and discard pile were empty",
         file=out,
     )
     print(f"\n{'invariant':<34} {'checked':>10} {'violations':>10}", file=out)

@@ -13,6 +13,7 @@ from ttr_core.cli.arguments import _print_options
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState
+from ttr_core.play.text import player
 from ttr_core.rules.setup import new_game
 from ttr_core.search.simulate import PlayoutResult, random_playout
 
@@ -48,12 +49,8 @@ def _lineup(styles: Sequence[str], players: int) -> str:
 
 
 def _player(seat: int) -> str:
-    """A seat as people count: ``"Player 1"`` for seat 0."""
-    return f"Player {seat + 1}"
-
-
-def _seat(seat: int) -> str:
-    return f"Seat {seat}"
+    """A seat as people count, as ``ttr play`` names it: ``"Player 1"`` for seat 0."""
+    return player(seat)
 
 
 def _print_game(result: PlayoutResult, seed: int, styles: Sequence[str]) -> None:
@@ -68,15 +65,14 @@ def _print_game(result: PlayoutResult, seed: int, styles: Sequence[str]) -> None
     _print_options(state.rules.options)
     ended = board.pieces if scores.termination == "cars" else scores.termination
     print(f"{result.turns} turns, {result.actions} actions, ended by {ended}")
-    _print_scores(state, scores, name=_player)
+    _print_scores(state, scores)
 
 
 def _print_scores(
-    state: GameState, scores: FinalScores, name: Callable[[int], str] = _seat
+    state: GameState, scores: FinalScores, name: Callable[[int], str] = _player
 ) -> None:
     """The score sheets and the winners, each seat called ``name(seat)``
-    (``ttr replay`` counts seats from 0 as its ``--seat`` does; the demo
-    counts players from 1)."""
+    (players counted from 1, in the demo and ``ttr replay`` as in ``ttr play``)."""
     board = state.board
     for sheet in scores.sheets:
         print(f"\n{name(sheet.player)}: {sheet.total} points")
@@ -91,7 +87,7 @@ def _print_scores(
         for rid in other.routes:
             route = board.routes[rid]
             print(f"        {route.a}–{route.b} ({route.color} {route.length})")
-    names = ", ".join(name(w) if name is not _seat else f"seat {w}" for w in scores.winners)
+    names = ", ".join(name(w) for w in scores.winners)
     if not names:  # an abandoned game
         print("\nNo winner.")
         return

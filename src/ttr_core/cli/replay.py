@@ -1,5 +1,6 @@
-"""``ttr replay``: a saved game told turn by turn (as one seat saw it, with
-``--seat``), and a picture per turn.
+"""``ttr replay``: a saved game told turn by turn (as one player saw it, with
+``--seat``), and a picture per turn. Players are counted from 1, as ``ttr
+play`` counts them: ``--seat 1`` is the first player (seat 0 in the record).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ttr_core.errors import (
 from ttr_core.mapfiles.limits import MAP_ID
 from ttr_core.mapfiles.registry import NOT_AVAILABLE
 from ttr_core.model.state import EARLY_ENDINGS, GameState, PendingKind
+from ttr_core.play.text import event
 from ttr_core.rules.narrate import describe_after, describe_ending, other_claims
 from ttr_core.rules.scoring import final_scores
 
@@ -47,8 +49,8 @@ def _replay_parser() -> argparse.ArgumentParser:
         "--seat",
         type=int,
         metavar="N",
-        help="tell the game as seat N saw it: no card drawn blind or ticket of another seat "
-        "named (default: everything)",
+        help="tell the game as player N saw it, players counted from 1 as in 'ttr play': "
+        "no card drawn blind or ticket of another player named (default: everything)",
     )
     return parser
 
@@ -62,8 +64,10 @@ def _replay(argv: Sequence[str]) -> int:
             text = stream.read(MAX_TEXT + 1)
         record: GameRecord = from_json(text, GameRecord)
         read = record
-        if args.seat is not None and not 0 <= args.seat < record.players:
-            raise ArgumentError(f"--seat must be a seat from 0 to {record.players - 1}")
+        if args.seat is not None and not 1 <= args.seat <= record.players:
+            raise ArgumentError(
+                f"--seat takes a player from 1 to {record.players}, not {args.seat}"
+            )
         states = list(replay(record, board=args.map))
         if args.svg is not None:
             written = _write_turn_pictures(states, args.svg)
@@ -73,6 +77,8 @@ def _replay(argv: Sequence[str]) -> int:
     except (TtrError, OSError) as exc:
         print(f"ttr replay: {told(exc)}", file=sys.stderr)
         return 2
+    # The seat told everything besides the public facts (None: every seat).
+    viewer = None if args.seat is None else args.seat - 1
     first = states[0]
     variants = ", ".join(record.variants) or "none"
     print(f"{first.board.name}: {record.players} players, seed {record.seed}, variants: {variants}")
@@ -91,7 +97,8 @@ def _replay(argv: Sequence[str]) -> int:
         else:
             when = f"between turns {before.turn} and {before.turn + 1}"
         ended = after.turn > before.turn or (ended and kind not in _TURN_KINDS)
-        print(f"{when:>9} · {describe_after(before, action, after, args.seat)}")
+        said = _people(describe_after(before, action, after, viewer))
+        print(f"{when:>9} · {said}")
         for line in other_claims(before, after):
             print(f"{'':>9}   {line}")
     final = states[-1]
@@ -101,9 +108,15 @@ def _replay(argv: Sequence[str]) -> int:
         print("The record ends before the game does.")
         return 0
     if final.termination in EARLY_ENDINGS:
-        print(describe_ending(final))
+        print(_people(describe_ending(final)))
     _print_scores(final, final_scores(final))
     return 0
+
+
+def _people(line: str) -> str:
+    """A line of ``describe`` in people's words: "Seat 0 drew ..." is "Player 1
+    drew ..." (players counted from 1, as ``ttr play`` tells them)."""
+    return event(line, viewer=-1)
 
 
 #: The pending kinds of a regular turn (anything else is a variant's decision or the start).

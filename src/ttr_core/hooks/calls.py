@@ -19,6 +19,7 @@ from ttr_core.model.actions import Action, ClaimRoute
 from ttr_core.model.board import Ticket
 from ttr_core.model.declarations import (
     ActionPurpose,
+    MoveWords,
     NonSeatOwner,
     RouteStyle,
     TicketEnds,
@@ -334,6 +335,42 @@ def run_describe_action(
         if words is not None:
             return words
     return None
+
+
+def run_describe_effects(
+    rules: GameRules, before: GameState, action: Action, after: GameState, full: bool
+) -> list[str]:
+    """Every variant's consequences of an action in words (hook
+    ``ttr_describe_effects``), in variant order."""
+    return [
+        line
+        for impl in rules.describe_effects
+        for line in hookcheck.word_lines(impl, impl(before, action, after, full))
+    ]
+
+
+def run_move_words(rules: GameRules, view: PlayerView, action: Action) -> MoveWords | None:
+    """A variant's legal action in words for the deciding seat: the first
+    variant's answer (hook ``ttr_move_words``), or ``None``."""
+    for impl in rules.move_words:
+        words = hookcheck.move_words(impl, impl(view, action), rules.board)
+        if words is not None:
+            return words
+    return None
+
+
+def run_move_notes(rules: GameRules, view: PlayerView, action: Action) -> list[str]:
+    """Every variant's notes on a legal action (hook ``ttr_move_notes``), in
+    variant order."""
+    return [
+        note for impl in rules.move_notes for note in hookcheck.word_lines(impl, impl(view, action))
+    ]
+
+
+def run_view_words(rules: GameRules, view: PlayerView) -> list[str]:
+    """Every variant's part of a view in words (hook ``ttr_view_words``), in
+    variant order."""
+    return [line for impl in rules.view_words for line in hookcheck.word_lines(impl, impl(view))]
 
 
 def run_tokens(rules: GameRules, game: GameState | PlayerView) -> list[Token]:

@@ -33,6 +33,7 @@ from ttr_core.model.declarations import (
     ClaimsRoute,
     ClosesRoute,
     Gains,
+    MoveWords,
     NonSeatOwner,
     RouteStyle,
     TicketEnds,
@@ -523,6 +524,59 @@ def description(impl: HookImpl, result: object) -> str | None:
         return None
     if type(result) is not str or not result.strip() or "\n" in result or len(result) > 1000:
         _bad(impl, f"must return one line of words (a str) or None, not {_kind(result)}")
+    return result
+
+
+#: The longest line of words a front-end hook may return, in characters.
+WORDS_LENGTH = 200
+#: The most lines ``ttr_view_words`` and ``ttr_move_notes`` may return per call.
+WORDS_LINES = 20
+
+
+def _words(impl: HookImpl, value: object, name: str, *, empty: bool = False) -> str:
+    if type(value) is not str or (not empty and not value.strip()):
+        _bad(impl, f"returned {name} {_kind(value)}: one line of words (a str) is wanted")
+    if len(value) > WORDS_LENGTH or not value.isprintable():
+        _bad(impl, f"returned {name} of over {WORDS_LENGTH} characters or not one printable line")
+    return value
+
+
+def word_lines(impl: HookImpl, result: object) -> list[str]:
+    """``ttr_view_words``, ``ttr_move_notes``: ``None``, or at most
+    :data:`WORDS_LINES` lines of words, each one printable line of at most
+    :data:`WORDS_LENGTH` characters."""
+    if result is None:
+        return []
+    if isinstance(result, (str, bytes, bytearray)) or not isinstance(result, Iterable):
+        _bad(impl, f"must return a sequence of lines (str) or None, not {_kind(result)}")
+    found = _read(impl, result, WORDS_LINES)
+    if len(found) > WORDS_LINES:
+        _bad(impl, f"returned more than {WORDS_LINES} lines")
+    return [_words(impl, line, "a line") for line in found]
+
+
+def move_words(impl: HookImpl, result: object, board: Board) -> MoveWords | None:
+    """``ttr_move_words``: ``None`` or a :class:`MoveWords` of printable lines,
+    its place a location id and its route a route id of the board."""
+    if result is None:
+        return None
+    if not isinstance(result, MoveWords):
+        _bad(impl, f"must return a MoveWords or None, not {_kind(result)}")
+    _words(impl, result.text, "text")
+    for name in ("group", "choice", "command"):
+        _words(impl, getattr(result, name), name, empty=True)
+    if " " in result.command:
+        _bad(impl, f"returned command {_kind(result.command)}: one word is wanted")
+    place, route = result.place, result.route
+    if place is not None and (type(place) is not int or not 0 <= place < len(board.locations)):
+        _bad(impl, f"returned place {_kind(place)}: a location id of the map or None")
+    if route is not None and (type(route) is not int or not 0 <= route < len(board.routes)):
+        _bad(impl, f"returned route {_kind(route)}: a route id of the map or None")
+    notes = result.notes
+    if not isinstance(notes, tuple) or len(notes) > WORDS_LINES:
+        _bad(impl, f"returned notes {_kind(notes)}: a tuple of at most {WORDS_LINES} lines")
+    for note in notes:
+        _words(impl, note, "a note")
     return result
 
 

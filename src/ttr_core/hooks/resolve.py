@@ -252,6 +252,10 @@ def _resolve_rules(
         describe_action=impls("ttr_describe_action"),
         tokens=impls("ttr_tokens"),
         route_styles=impls("ttr_route_styles"),
+        move_words=impls("ttr_move_words"),
+        describe_effects=impls("ttr_describe_effects"),
+        move_notes=impls("ttr_move_notes"),
+        view_words=impls("ttr_view_words"),
         before_claim=impls("ttr_before_claim"),
         deal_tickets=impls("ttr_deal_tickets"),
     )

@@ -54,6 +54,7 @@ from ttr_core.model.declarations import (
     ActionPurpose,
     ActionTemplate,
     MapField,
+    MoveWords,
     NonSeatOwner,
     RouteStyle,
     TicketEnds,
@@ -523,6 +524,68 @@ def ttr_describe_action(
     the sentence is for another seat: say only what that seat's view shows.
     The first variant (in game order) to answer is used; an action no
     variant names is shown by its class (and, when ``full``, its fields).
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_describe_effects(
+    state: GameState, action: Action, after: GameState, full: bool
+) -> Sequence[str] | None:
+    """Collecting: what the plugin did as a consequence of ``action`` (any action,
+    the core's claims included), in words for :func:`ttr_core.describe`, which
+    adds them to the action's line after a semicolon ("paid a toll of 3 to Seat
+    1", "drew a merchandise card").
+
+    ``state`` is the state before the action and ``after`` the state after it.
+    Name seats as describe does ("Seat 1", counted from 0: the front ends say
+    "Player 2"). When ``full`` is false the words are for another seat: say
+    only what its view shows. Return short lines (at most 20, each at most 200
+    characters), or ``None``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
+    """The plugin's own legal ``action`` in words, for the person about to choose
+    it (``ttr play``'s menu, ``ttr serve``'s buttons; :func:`ttr_core.move_words`).
+
+    ``view`` is the deciding seat's view (the action is one of its legal
+    actions): use only what it shows. Return a :class:`MoveWords` — the move
+    in the imperative ("Build a station in Berlin with 1 red"), its group,
+    the place or route it is about (so that front ends let people click a
+    city, then pick), the short words telling it apart and the terminal's
+    command word — or ``None`` for an action that is not the plugin's. The
+    first variant (in game order) to answer is used; an action no variant
+    names is worded from its class and its whole-number and text fields.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_move_notes(view: PlayerView, action: Action) -> Sequence[str] | None:
+    """Collecting: what a person should know of a legal ``action`` before
+    choosing it, that the move's words do not say — a ferry's locomotives, a
+    tunnel's risk, a toll's cost and who is paid, the shares a claim offers.
+
+    Asked for every legal action, the core's claims included, with the
+    deciding seat's ``view``: use only what it shows. Return short lines of
+    words (at most 200 characters each), or ``None``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_view_words(view: PlayerView) -> Sequence[str] | None:
+    """Collecting: the plugin's part of ``view`` in words, for the person who
+    sees it (``ttr play``'s screen, ``ttr serve``'s page;
+    :func:`ttr_core.view_words`): the stations each seat has left and where,
+    the tunnel waiting and its turned-up cards, the money held.
+
+    Return short lines of words (at most 200 characters each, at most 20
+    lines), or ``None``. Front ends show these lines, never ``view.variants``
+    itself: a variant that does not answer shows nothing there.
     """
     raise NotImplementedError
 

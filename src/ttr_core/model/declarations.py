@@ -189,6 +189,34 @@ class Token:
 
 
 @attrs.frozen
+class MoveWords:
+    """A legal move in words for the person about to choose it, as the front
+    ends (``ttr play``, ``ttr serve``) show it: :func:`ttr_core.move_words`
+    gives one for every action, a variant's own through :func:`ttr_move_words`.
+
+    ``text`` is the whole move, in the imperative ("Build a station in Berlin
+    with 1 red"); ``group`` the heading the moves of its kind share ("Build a
+    station"); ``place`` the location id the move is about, if any (a front
+    end lets people click that city, then pick among its moves); ``route`` the
+    route id it is about, if any (clicked like a claim); ``choice`` what tells
+    it apart from the other moves of the same place or route ("1 red");
+    ``command`` the short word the terminal takes for the group, followed by
+    the place ("st" → ``st Berlin``); ``notes`` what else a person should
+    know before choosing it ("ferry: 1 locomotive needed", "toll: 2 to
+    Player 3"), from every variant (hook ``ttr_move_notes``). Words only:
+    never a repr, never anything the viewer may not see.
+    """
+
+    text: str
+    group: str = ""
+    place: int | None = None
+    route: int | None = None
+    choice: str = ""
+    command: str = ""
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen
 class RouteStyle:
     """How a variant's route is drawn, declared through :func:`ttr_route_styles`
     and drawn by :func:`ttr_core.render.svg`.

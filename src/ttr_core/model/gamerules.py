@@ -131,6 +131,12 @@ class GameRules:
     describe_action: Impls = attrs.field(repr=False, default=())
     tokens: Impls = attrs.field(repr=False, default=())
     route_styles: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_move_words``, ``ttr_move_notes`` and ``ttr_view_words``: the front
+    #: ends' words, never ``apply``.
+    move_words: Impls = attrs.field(repr=False, default=())
+    describe_effects: Impls = attrs.field(repr=False, default=())
+    move_notes: Impls = attrs.field(repr=False, default=())
+    view_words: Impls = attrs.field(repr=False, default=())
     #: ``ttr_before_claim``: asked by ``apply`` of a legal ``ClaimRoute`` (the claim pipeline).
     before_claim: Impls = attrs.field(repr=False, default=())
     #: ``ttr_deal_tickets``: asked by the starting deal and ``DrawTickets`` (``ticket_draw``).

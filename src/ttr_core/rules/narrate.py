@@ -14,6 +14,7 @@ other seats may see.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import attrs
@@ -43,9 +44,14 @@ def describe(state: GameState, action: Action, seat: int | None = None) -> str:
     otherwise). ``seat=None`` names everything (a replay); the acting seat
     learns everything about its own action; any other seat only what its
     player view shows ("Seat 2 drew a card from the deck", "Seat 0 kept 2
-    tickets"). Raises :class:`ArgumentError` for a ``state`` that is not a
-    :class:`GameState`, an ``action`` that is not an :class:`Action`, or a
-    ``seat`` that is neither ``None`` nor one of the game's seats.
+    tickets"). Tickets are named as people read them, by their ends and
+    points ("Seat 0 kept 2 tickets: Times Square–Soho (6), Chelsea–Brooklyn
+    (8)"), never by their ids. The line starts with the seat's index,
+    counted from 0 as everywhere in the API (``ttr play`` and ``ttr replay``
+    show people "Player 1" for "Seat 0"). Raises :class:`ArgumentError` for
+    a ``state`` that is not a :class:`GameState`, an ``action`` that is not
+    an :class:`Action`, or a ``seat`` that is neither ``None`` nor one of
+    the game's seats.
     """
     check_state(state)
     if not isinstance(action, Action):
@@ -80,8 +86,8 @@ _PUBLIC_REASONS = frozenset(
 _ENDINGS = {
     "cars": "The game ended: a seat ran low on {pieces} and the final round was played.",
     "stalemate": "The game ended: a full round of passes, nobody could move.",
-    "resignation": "Seat {seat} resigned: the game ends here, and seat {seat} loses.",
-    "timeout": "Seat {seat} ran out of time: the game ends here, and seat {seat} loses.",
+    "resignation": "Seat {seat} resigned and loses: the game ends here.",
+    "timeout": "Seat {seat} ran out of time and loses: the game ends here.",
     "abandoned": "The game was abandoned: it ends here, with no winner.",
 }
 
@@ -89,8 +95,9 @@ _ENDINGS = {
 def describe_ending(state: GameState) -> str:
     """How ``state``'s game ended, in one line, as :func:`describe` tells
     actions: the final round played, a stalemate, or an early ending
-    (:func:`~ttr_core.end_game`: "Seat 1 resigned: the game ends here, and
-    seat 1 loses."). Nothing in it is hidden from any seat.
+    (:func:`~ttr_core.end_game`: "Seat 1 resigned and loses: the game ends
+    here."; the seat named once, first, as in :func:`describe`'s lines).
+    Nothing in it is hidden from any seat.
 
     Raises :class:`GameNotOverError` for a game not over and
     :class:`ArgumentError` for a ``state`` that is not a :class:`GameState`.
@@ -107,7 +114,13 @@ def describe_after(
     """:func:`describe` for a caller that holds the state after the action already
     (``after == apply(before, action)``, not checked)."""
     full = seat is None or seat == action.player
-    return f"Seat {action.player} {predicate(before, action, after, full=full)}"
+    line = f"Seat {action.player} {predicate(before, action, after, full=full)}"
+    if before.rules.describe_effects:
+        # What the variants did besides: a toll paid, a merchandise card drawn.
+        effects = calls.run_describe_effects(before.rules, before, action, after, full)
+        if effects:
+            line += "; " + "; ".join(effects)
+    return line
 
 
 def predicate(before: GameState, action: Action, after: GameState, *, full: bool) -> str:
@@ -127,9 +140,13 @@ def predicate(before: GameState, action: Action, after: GameState, *, full: bool
         if action.color is not None and route.length > action.wilds:
             paid.append(f"{route.length - action.wilds} {action.color}")
         if action.wilds:
-            paid.append(f"{action.wilds} {board.wild_name}")
+            paid.append(f"{action.wilds} {board.wild_name}{'' if action.wilds == 1 else 's'}")
+        # A claim a variant holds open (a tunnel's cards turned up next) is not
+        # made yet: it may still be given up.
+        done = after.owners[action.route] == action.player
+        verb = "claimed" if done else "set out to claim"
         return (
-            f"claimed {route.a}–{route.b} ({route.color} {route.length}, "
+            f"{verb} {route.a}–{route.b} ({route.color} {route.length}, "
             f"{_points(board.rules.route_points[route.length])}) with {' + '.join(paid)}"
         )
     if isinstance(action, DrawTickets):
@@ -146,7 +163,8 @@ def predicate(before: GameState, action: Action, after: GameState, *, full: bool
     if before.rules.describe_action:
         words = calls.run_describe_action(before.rules, before, action, after, full)
         if words is not None:
-            return words
+            # A variant's words may say "a orange card" as the core never does.
+            return _AN_CARD.sub("an ", words)
     kind = type(action).__name__
     if not full:
         return f"played {kind}"
@@ -172,6 +190,10 @@ def _gained(before: GameState, after: GameState, seat: int) -> str:
     return ", ".join(f"{_a(name)} {name} card" for name in cards)
 
 
+#: "a" before a card word that begins with a vowel ("a orange card").
+_AN_CARD = re.compile(r"\ba (?=[aeiouAEIOU]\w* card)")
+
+
 def _a(word: str) -> str:
     """The article before ``word``: "an orange", "a red" (by its first letter:
     the card names are colours and the maps' words for their wilds)."""
@@ -184,18 +206,12 @@ def _card_name(board: Board, card: int) -> str:
 
 
 def _tickets(state: GameState, ids: Iterable[int]) -> str:
-    tickets = state.board.tickets
-    shown = [
-        f"{t} ({tickets[t].a}–{tickets[t].b}, {tickets[t].points})"
-        if not tickets[t].more
-        else f"{t} ({tickets[t].text('–')})"
-        for t in ids
-    ]
+    """``"2 tickets: Times Square–Soho (6), Chelsea–Brooklyn (8)"``: how many, then
+    each ticket as people read it (its ends and points; never its id)."""
+    shown = [state.board.tickets[t].text("–") for t in ids]
     if not shown:
         return "no ticket"
-    if len(shown) == 1:
-        return f"ticket {shown[0]}"
-    return f"tickets {', '.join(shown[:-1])} and {shown[-1]}"
+    return f"{_count(len(shown), 'ticket')}: {', '.join(shown)}"
 
 
 def _count(number: int, noun: str) -> str:

@@ -40,16 +40,18 @@ __all__ = [
 
 
 #: The failure states counted ("loopholes" a map designer wants to see), with what
-#: each means, and the plain statistics counted alike (:data:`STATISTICS`). All
-#: but ``stalemate`` are counted per decision (the state a seat decides in);
-#: ``stalemate`` once per game that ended so.
+#: each means in words for people (the engine decisions E1, E2, E3, E4 and E6 of
+#: docs/rules.md), and the plain statistics counted alike (:data:`STATISTICS`).
+#: All but ``stalemate`` are counted per decision (the state a seat decides in);
+#: ``stalemate`` once per game that ended so. The names are stable (the per-game
+#: table's columns); the words may change.
 LOOPHOLES: Mapping[str, str] = {
-    "only_pass": "a seat had only Pass (E1)",
-    "stalemate": "the game ended in a stalemate: a full round of passes (E2)",
-    "e3_guard": "the display kept too many wilds, no reset able to help (E3)",
+    "only_pass": "a seat had only Pass: nothing else was possible",
+    "stalemate": "the game ended in a stalemate: a full round of passes",
+    "e3_guard": "the display kept too many wilds, no reset able to help",
     "deck_empty": "the card deck was empty (a statistic: the discard pile is shuffled in)",
-    "supply_empty": "deck and discard pile were both empty (E4)",
-    "tickets_empty": "no ticket was left to draw (E6)",
+    "supply_empty": "deck and discard pile were both empty: no card to draw blind",
+    "tickets_empty": "no ticket was left to draw",
 }
 
 

@@ -271,11 +271,12 @@ def format_summary(summary: Summary, top_routes: int = 10) -> str:
             f"{line.score.high:>5}  {tickets:>17}"
         )
     lines.append("")
-    lines.append(f"{'seat':<10} {'games':>10}  {'win rate (95% CI)':<24} {'score':>6} {'sd':>5}")
+    # Players counted from 1, as people count them (the per-game table's "seat" from 0).
+    lines.append(f"{'player':<10} {'games':>10}  {'win rate (95% CI)':<24} {'score':>6} {'sd':>5}")
     for seat in range(summary.players):
         score = summary.seat_score(seat)
         lines.append(
-            f"{seat:<10} {summary.games:>10,}  {_pct(summary.seat_win_rate(seat)):<24} "
+            f"{seat + 1:<10} {summary.games:>10,}  {_pct(summary.seat_win_rate(seat)):<24} "
             f"{score.mean:>6.1f} {score.sd:>5.1f}"
         )
     lines.append("")
@@ -306,7 +307,8 @@ def format_summary(summary: Summary, top_routes: int = 10) -> str:
                 continue
             where = "" if name == "stalemate" else f"; {count:,} decisions"
             lines.append(
-                f"  {name:<14} {games:>9,} games ({games / summary.games:6.2%}){where:<20}  "
+                f"  {name:<14} {games:>9,} {'game' if games == 1 else 'games':<5} "
+                f"({games / summary.games:6.2%}){where:<20}  "
                 f"{LOOPHOLES[name]}"
             )
     return "\n".join(lines)

@@ -50,6 +50,7 @@ from ttr_core import (
     ClaimsRoute,
     GameState,
     IllegalAction,
+    MoveWords,
     PendingKind,
     PlayerView,
     PluginError,
@@ -58,6 +59,7 @@ from ttr_core import (
     VariantOption,
     effects,
     hookimpl,
+    player_name,
 )
 
 __all__ = [
@@ -471,3 +473,51 @@ def ttr_check_state(state: GameState) -> list[str]:
     if not isinstance(used, tuple) or len(used) != state.num_players:
         return [f"{NAME}: expected one swap flag per seat"]
     return []
+
+
+# ---------------------------------------------------------------------------
+# Words for people (ttr play, ttr serve)
+# ---------------------------------------------------------------------------
+
+
+@hookimpl
+def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
+    """The variant's moves for the person choosing, from their view alone."""
+    board = view.board
+    if isinstance(action, SwapCards):
+        return MoveWords(
+            f"Swap {SWAP_DISCARD} {action.color} cards for a face-up card",
+            "Swap cards (once a game)",
+            choice=action.color,
+            command="swap",
+        )
+    if isinstance(action, PickFaceUp):
+        card = view.display[action.slot]
+        shown = "empty slot" if card is None else (board.wild_name if card == WILD else card)
+        return MoveWords(f"Take the face-up {shown}", "Take a face-up card for your swap")
+    bridge = view.variants.get(f"{NAME}.bridge")
+    route = None if bridge is None else board.routes[bridge[1]]
+    where = "" if route is None else f" {route.a}–{route.b}"
+    if isinstance(action, PayExtra):
+        card = board.wild_name if action.card == WILD else action.card
+        return MoveWords(
+            f"Pay 1 {card} more and claim the bridge{where}",
+            "The bridge's extra card",
+            route=None if route is None else route.id,
+            choice=f"pay 1 {card}",
+            command="pay",
+        )
+    if isinstance(action, GiveUp):
+        return MoveWords(f"Give up the bridge{where}", "The bridge's extra card", command="g")
+    return None
+
+
+@hookimpl
+def ttr_view_words(view: PlayerView) -> list[str]:
+    """Who has used the swap."""
+    used = view.variants[f"{NAME}.used"]
+    told = ", ".join(
+        f"{player_name(seat, view.viewer)} {'used' if done else 'not used'}"
+        for seat, done in enumerate(used)
+    )
+    return [f"Swap: {told}"]
