@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -244,3 +245,21 @@ def test_the_effect_helpers_table_matches_the_code(hooks_doc: str) -> None:
         assert function.__doc__, f"effects.{name} has no docstring"
         names = [a.split("=")[0].strip() for a in written.split(",") if a.strip() != "*"]
         assert tuple(names) == _parameters(function), f"hooks.md: {name}({written})"
+
+
+def test_the_play_screens_page_is_current() -> None:
+    """docs/play-screens.md is what scripts/play_screens.py writes now: the
+    screens of every map as ttr play prints them (issue 34)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "play_screens.py"
+    spec = importlib.util.spec_from_file_location("play_screens", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        written = module.page()
+    assert module.PAGE.read_text(encoding="utf-8") == written, (
+        "docs/play-screens.md is out of date: run python scripts/play_screens.py"
+    )

@@ -141,9 +141,9 @@ def test_a_whole_game_in_a_pseudo_terminal(args: list[str]) -> None:
     person = Person()
     transcript = drive(args, person)
     assert "I do not understand 'xyzzy'" in transcript
-    assert "There is no move 999: choose 1 to" in transcript
-    assert "You cannot claim a route now." in transcript  # while choosing tickets
-    assert "Name two places: 'c FROM TO [COLOUR]' (not 'Nowhere Elsewhere')" in transcript
+    assert "There is no move 999 now: the moves are numbered 1 to" in transcript
+    # Errors say why (issue 34): the places typed that are on no map are named.
+    assert "'Nowhere Elsewhere' is no place on Ticket to Ride:" in transcript
     # 'b' while choosing the starting tickets is refused in words, not a traceback.
     assert "'b' is not a move you may make now" in transcript
     assert "Traceback" not in transcript
@@ -266,7 +266,7 @@ def test_the_screen_is_drawn_from_the_view_alone() -> None:
 
 def menu_of(state: ttr_core.GameState) -> moves.Menu:
     view = ttr_core.player_view(state, state.current_player or 0)
-    return moves.build(view, ttr_core.legal_actions(state), lambda a: "a variant's move")
+    return moves.build(view, ttr_core.legal_actions(state))
 
 
 def test_short_commands_choose_moves() -> None:
@@ -314,7 +314,7 @@ def test_a_claim_names_places_of_several_words_and_a_colour() -> None:
         ttr_core.ClaimRoute(0, den_helder.id, den_helder.color, 0),
         ttr_core.ClaimRoute(0, den_helder.id, None, den_helder.length),
     ]
-    menu = moves.build(view, paid, str)
+    menu = moves.build(view, paid)
     assert moves.choose(menu, f"c Den Helder {other}") == paid[0]  # fewest wild cards
     assert moves.choose(menu, f"c den helder {other} locomotive") == paid[1]
     assert "goes with" in str(moves.choose(menu, f"c Den Helder {other} orange"))
@@ -386,15 +386,11 @@ def test_a_share_is_chosen_by_number_after_a_claim() -> None:
     state = attrs.evolve(state, pending=ttr_core.Pending("turn", 0))
     state = with_hand(state, 0, **{route.color: route.length})
     state = ttr_core.apply(state, ttr_core.ClaimRoute(0, route.id, route.color, 0))
-    menu = moves.build(
-        ttr_core.player_view(state, 0),
-        ttr_core.legal_actions(state),
-        lambda a: ttr_core.describe(state, a),
-    )
+    menu = moves.build(ttr_core.player_view(state, 0), ttr_core.legal_actions(state))
     words = [(e.action, e.words) for e in menu.entries]
     assert [a for a, _ in words] == [TakeShare(0, "PRR"), TakeShare(0, "WM"), DeclineShare(0)]
-    assert "Pennsylvania Railroad (PRR)" in words[0][1] and "no share" in words[2][1]
-    chosen = moves.choose(menu, "2")
+    assert "Pennsylvania Railroad (PRR)" in words[0][1] and "no share" in words[2][1].lower()
+    chosen = moves.choose(menu, str(menu.entries[1].number))
     assert chosen == TakeShare(0, "WM")
     after = ttr_core.apply(state, chosen)
     assert after.variant("shares").held[0][6] == (1,)  # Western Maryland's share 1

@@ -412,7 +412,8 @@ def run_command(argv: Sequence[str], monkeypatch: pytest.MonkeyPatch) -> tuple[i
         given.update(options, app=app)
 
     monkeypatch.setattr(uvicorn, "run", run)
-    return serve_command.main(list(argv)), given
+    # --no-db: nothing written to the user's data directory.
+    return serve_command.main([*argv, "--no-db"]), given
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "myhost.lan"])

@@ -83,6 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for s in range(state.num_players)
     )
     print(f"{state.board.name}, {state.num_players} players ({who}); variants: {variant_names}")
+    staggered = text.start_words(state.board, state.num_players)
+    if staggered:
+        print(staggered)
     session = Session(state, humans, bots, ask=input, say=print, seed=state.seed)
     try:
         return session.run()

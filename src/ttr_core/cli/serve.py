@@ -3,7 +3,9 @@
 Importing this module imports neither Starlette nor uvicorn: without the
 ``serve`` extra the command says what to install. The app answers only at the
 address it serves (``--host``, plus each ``--allow-host``); a ``--host`` other
-than a loopback address is warned of, since ttr serve has no accounts.
+than a loopback address is warned of, since ttr serve has no accounts. The
+games are kept in a SQLite file (``--db``, by default in the user's data
+directory; ``--no-db``: in memory only) and go on after a restart.
 """
 
 from __future__ import annotations
@@ -12,9 +14,13 @@ import argparse
 import ipaddress
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import ttr_core
 from ttr_core.agents import agent_names
+
+if TYPE_CHECKING:
+    from ttr_core.serve.games import GameStore
 
 __all__ = ["INSTALL", "host_warning", "main"]
 
@@ -30,8 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ttr serve",
         description="Play Ticket to Ride against the built-in bots in the browser: "
-        "a small web app on 127.0.0.1 (docs/serve.md). Games are kept in memory; "
-        "a game's address resumes it after a reload.",
+        "a small web app on 127.0.0.1 (docs/serve.md). Games are kept in a file "
+        "(--db) and go on after a restart; a game's address resumes it after a reload.",
     )
     parser.add_argument(
         "--host",
@@ -67,7 +73,27 @@ def _parser() -> argparse.ArgumentParser:
         help="play every game from this seed (for tests and pictures; "
         "default: a fresh secret seed per game)",
     )
+    kept = parser.add_mutually_exclusive_group()
+    kept.add_argument(
+        "--db",
+        metavar="PATH",
+        default=None,
+        help="the SQLite file the games are kept in, so that they go on after a restart "
+        "(default: games.sqlite3 in the user's data directory, "
+        f"here {_default_db()})",
+    )
+    kept.add_argument(
+        "--no-db",
+        action="store_true",
+        help="keep the games in memory only: a restart ends them",
+    )
     return parser
+
+
+def _default_db() -> str:
+    from ttr_core.serve.saved import default_path
+
+    return str(default_path())
 
 
 def _loopback(host: str) -> bool:
@@ -148,15 +174,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print(INSTALL, file=sys.stderr)
         return 2
+    from ttr_core.serve.games import GameStore
+
+    db = None if args.no_db else args.db if args.db is not None else _default_db()
     try:
-        app = create_app(
-            allowed_hosts=_allowed_hosts(args.host, args.allow_host),
-            map=args.map,
-            players=args.players,
-            bots=bots,
-            seed=args.seed,
-        )
+        store = GameStore(map=args.map, players=args.players, bots=bots, seed=args.seed, db=db)
+    except ttr_core.DataError as exc:  # not a games file, or one in use
+        print(f"ttr serve: --db: {exc}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(store, allowed_hosts=_allowed_hosts(args.host, args.allow_host))
     except ttr_core.ArgumentError as exc:  # a --host or --allow-host that is no host name
+        store.close()
         print(f"ttr serve: --host, --allow-host: {exc}", file=sys.stderr)
         return 2
     warning = host_warning(args.host)
@@ -164,6 +193,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(warning, file=sys.stderr)
     shown = "127.0.0.1" if _wildcard(args.host) else args.host
     shown = f"[{shown}]" if ":" in shown else shown
+    print(_where_kept(store), file=sys.stderr)
     print(f"ttr serve: open http://{shown}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    finally:
+        store.close()
     return 0
+
+
+def _where_kept(store: GameStore) -> str:
+    """The line telling where the games are kept, and how many went on."""
+    if store.db is None:
+        return "ttr serve: games are kept in memory only (--no-db): a restart ends them"
+    playing, finished = store.resumed
+    return (
+        f"ttr serve: games are kept in {store.db}"
+        + (f"; going on with {playing} being played" if playing else "")
+        + (f" ({finished} finished)" if finished else "")
+    )

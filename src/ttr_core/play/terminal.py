@@ -123,7 +123,7 @@ class Session:
         state = self.state
         view = player_view(state, seat)
         legal = legal_actions(state)
-        menu = moves.build(view, legal, lambda action: self._variant_words(action))
+        menu = moves.build(view, legal)
         both = state.rules.both_pair_routes_usable
         sheets = player_score_sheets(state, seat)
         board = text.screen(
@@ -148,7 +148,9 @@ class Session:
                 self.say("You resign.")
                 return None
             if chosen is moves.Command.HELP:
-                self.say(moves.HELP)
+                self.say(moves.help_text(view.board))
+            elif chosen is moves.Command.MOVES:
+                self.say(menu.text(every=True))
             elif chosen is moves.Command.SCORES:
                 title = "Score sheets as you may see them (tickets of others hidden):"
                 self.say(text.sheets(sheets, humans=self.humans, title=title))
@@ -158,15 +160,3 @@ class Session:
                 self.say(f"{board}\n{menu.text()}")
             else:
                 self.say(chosen)
-
-    def _variant_words(self, action: Action) -> str:
-        """A variant's move in its own words, told as another seat would learn
-        it when that says more than its class (so that words about what a move
-        turns up are not shown before it is made)."""
-        state = self.state
-        seat = action.player
-        other = (seat + 1) % state.num_players
-        told = text.predicate(describe(state, action, seat=other))
-        if told == f"played {type(action).__name__}":
-            told = text.predicate(describe(state, action, seat=seat))
-        return told

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from ttr_core import WILD, Board, FinalScores, PlayerView, ScoreSheet
+from ttr_core import WILD, Board, FinalScores, PlayerView, ScoreSheet, view_rules, view_words
+from ttr_core.hooks import calls
 from ttr_core.play.progress import is_open, owners, ticket_progress
 
 #: A line of dashes between screens.
@@ -28,6 +29,21 @@ def player(seat: int, humans: Collection[int] = ()) -> str:
     when only one is."""
     name = f"Player {seat + 1}"
     return f"{name} (you)" if len(humans) == 1 and seat in humans else name
+
+
+def start_words(board: Board, players: int) -> str | None:
+    """Why the scores do not all start at 0, when a map staggers them by seat
+    (Nederland: the score track starts later seats ahead); ``None`` otherwise."""
+    starts = board.rules.start_scores[:players]
+    if not any(starts):
+        return None
+    told = ", ".join(
+        f"{player(seat)} {points(start)}" for seat, start in enumerate(starts) if start
+    )
+    return (
+        f"The scores start staggered by seat, as {board.name} prints its score track, "
+        f"to offset moving later: {told}."
+    )
 
 
 def card(board: Board, name: str) -> str:
@@ -50,10 +66,46 @@ def points(number: int) -> str:
     return f"{number} point" if number == 1 else f"{number} points"
 
 
-def route(board: Board, route_id: int) -> str:
-    """``"Haarlem–Amsterdam (green 1, 1 point)"``."""
+def route(board: Board, route_id: int, marks: Mapping[int, str] | None = None) -> str:
+    """``"Haarlem–Amsterdam (green 1, 1 point)"``; with ``marks`` (:func:`route_marks`),
+    what the route is besides: ``"(gray 2, 2 points; ferry 1)"``."""
     r = board.routes[route_id]
-    return f"{r.a}–{r.b} ({r.color} {r.length}, {points(board.rules.route_points[r.length])})"
+    mark = marks.get(route_id, "") if marks else ""
+    told = f"{r.color} {r.length}, {points(board.rules.route_points[r.length])}"
+    return f"{r.a}–{r.b} ({told}{'; ' + mark if mark else ''})"
+
+
+def route_marks(view: PlayerView) -> dict[int, str]:
+    """What each route of the game is besides its colour and length, from the
+    map's fields, as the terminal marks it: ``"tunnel"``, ``"ferry 1"``
+    (a variant's route style names its field: the picture's legend word),
+    ``"toll 3"``, ``"merchandise"``, ``"attraction Central Park"`` (a place's
+    field). Data, not code: a new map's fields are marked too."""
+    board = view.board
+    named: dict[str, str] = {}
+    for style in calls.run_route_styles(view_rules(view)):
+        if style.field and style.legend:
+            named[style.field] = style.legend.partition(":")[0]
+    marks: dict[int, str] = {}
+    for r in board.routes:
+        found = []
+        for name, value in r.extra.items():
+            word = named.get(name, name)
+            if value is True:
+                found.append(word)
+            elif type(value) is int and value > 0:
+                found.append(f"{word} {value}")
+            elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+                found.append(f"{word} {', '.join(value)}")
+        ends: dict[str, list[str]] = {}
+        for end in (r.a, r.b):
+            for name, value in board.location(end).extra.items():
+                if value is True:
+                    ends.setdefault(name, []).append(end)
+        found.extend(f"{name} {' & '.join(names)}" for name, names in ends.items())
+        if found:
+            marks[r.id] = ", ".join(found)
+    return marks
 
 
 def ticket(board: Board, ticket_id: int) -> str:
@@ -62,42 +114,37 @@ def ticket(board: Board, ticket_id: int) -> str:
 
 
 _SEAT = re.compile(r"^Seat (\d+) ")
+_ANY_SEAT = re.compile(r"\bSeat (\d+)\b")
 
 
 def event(line: str, viewer: int, humans: Collection[int] = ()) -> str:
     """A line of :func:`ttr_core.describe` in players' words: "Seat 1 drew ..."
-    becomes "Player 2 drew ...", and the viewer's own moves "You drew ..."."""
+    becomes "Player 2 drew ...", the viewer's own moves "You drew ...", and a
+    seat named later in the line ("paid a toll of 3 to Seat 1") the same way."""
     found = _SEAT.match(line)
-    if found is None:
-        return line
-    seat = int(found.group(1))
-    who = "You" if seat == viewer else player(seat, humans)
+    rest = line
+    if found is not None:
+        seat = int(found.group(1))
+        who = "You" if seat == viewer else player(seat, humans)
+        rest = f"{who} {line[found.end() :]}"
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return "you" if seat == viewer else player(seat, humans)
+
     # describe() writes "a" before every card name: "an orange card".
-    rest = re.sub(r"\ba (?=[aeiouAEIOU]\w* card)", "an ", line[found.end() :])
-    return f"{who} {rest}"
+    rest = re.sub(r"\ba (?=[aeiouAEIOU]\w* card)", "an ", rest)
+    return (
+        rest[:1] + _ANY_SEAT.sub(named, rest[1:])
+        if found is not None
+        else _ANY_SEAT.sub(named, rest)
+    )
 
 
 def predicate(line: str) -> str:
     """A :func:`ttr_core.describe` line without its seat: what was done."""
     found = _SEAT.match(line)
     return line if found is None else line[found.end() :]
-
-
-def _variant_lines(view: PlayerView) -> list[str]:
-    """What the variants show the viewer (``view.variants``), one line per
-    variant: ``"  tolls: holdings 30; loans 0, 0"``. Empty values are left out."""
-    shown: dict[str, list[str]] = {}
-    for key, value in view.variants.items():
-        variant, _, name = key.partition(".")
-        if value is None or value == () or value == "":
-            continue
-        if isinstance(value, tuple) and all(isinstance(v, int | str | float) for v in value):
-            words = ", ".join(str(v) for v in value)
-        else:
-            words = str(value)
-            words = words if len(words) <= 100 else words[:99] + "…"
-        shown.setdefault(variant, []).append(f"{name or variant} {words}")
-    return [f"  {variant}: {'; '.join(parts)}" for variant, parts in shown.items()]
 
 
 def screen(
@@ -135,7 +182,7 @@ def screen(
     for other in view.others:
         left = "" if other.cars is None else f", {other.cars} {word}"
         lines.append(f"  {other.name.capitalize() + ':':16} {len(other.routes)} routes{left}")
-    lines.extend(_variant_lines(view))
+    lines.extend(f"  {line}" for line in view_words(view))
     shown = [
         f"f{slot + 1} {'(empty)' if name is None else card(board, name)}"
         for slot, name in enumerate(view.display)
@@ -146,15 +193,29 @@ def screen(
         f"ticket deck: {view.ticket_deck_size}"
     )
     lines.append(f"Your hand: {cards(board, view.hand)}")
-    lines.extend(_tickets(view, both_pairs, sheet))
+    marks = route_marks(view)
+    lines.extend(_tickets(view, both_pairs, sheet, marks))
     mine = view.seats[me].routes
     lines.append(
-        "Your routes: " + ("; ".join(route(board, r) for r in mine) if mine else "none yet")
+        "Your routes: " + ("; ".join(route(board, r, marks) for r in mine) if mine else "none yet")
     )
     return "\n".join(lines)
 
 
-def _tickets(view: PlayerView, both_pairs: bool, sheet: ScoreSheet | None) -> list[str]:
+def wanted_routes(view: PlayerView) -> set[int]:
+    """The open routes on the cheapest ways of the viewer's tickets not done yet."""
+    both_pairs = view_rules(view).both_pair_routes_usable
+    wanted: set[int] = set()
+    for t in view.tickets:
+        progress = ticket_progress(view, t, both_pairs)
+        if progress.spaces:
+            wanted.update(progress.routes)
+    return wanted
+
+
+def _tickets(
+    view: PlayerView, both_pairs: bool, sheet: ScoreSheet | None, marks: Mapping[int, str]
+) -> list[str]:
     board = view.board
     done = set()
     if sheet is not None:
@@ -176,7 +237,7 @@ def _tickets(view: PlayerView, both_pairs: bool, sheet: ScoreSheet | None) -> li
         lines.append(f"  {ticket(board, t)}: {state}")
     if wanted:
         lines.append("Open routes on your tickets' cheapest ways:")
-        lines.extend(f"  {route(board, r)}" for r in sorted(wanted))
+        lines.extend(f"  {route(board, r, marks)}" for r in sorted(wanted))
     return lines
 
 
@@ -208,6 +269,7 @@ def all_routes(view: PlayerView, *, humans: Collection[int], both_pairs: bool) -
     owned = owners(view)
     names = {o.owner: o.name for o in view.others}
     lines = ["Routes:"]
+    marks = route_marks(view)
     for r in board.routes:
         owner = owned.get(r.id)
         if owner is None:
@@ -216,7 +278,7 @@ def all_routes(view: PlayerView, *, humans: Collection[int], both_pairs: bool) -
             state = player(owner, humans)
         else:
             state = names.get(owner, f"owner {owner}")
-        lines.append(f"  {route(board, r.id)}: {state}")
+        lines.append(f"  {route(board, r.id, marks)}: {state}")
     return "\n".join(lines)
 
 

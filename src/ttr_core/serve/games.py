@@ -15,6 +15,8 @@ secret the app sets as that browser's cookie, and :meth:`GameStore.seated`
 gives the game only to a request carrying it (the address alone gets the
 answer of a game that does not exist). A game still being played is never
 dropped for a new one: a full store refuses new games until one is over.
+With a games file (``db``, :mod:`ttr_core.serve.saved`) each game is written
+as it goes, move by move, and a restart goes on with it.
 
 What reaches the person is :func:`status`: a function of their seat's
 ``seat_status`` (their view, their own legal moves, their score sheet) and the event
@@ -25,9 +27,13 @@ which holds the seed, is given only once the game is over.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
+import logging
+import os
 import random
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -36,8 +42,12 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import ttr_core
 from ttr_core.agents import Agent, agent_names, make_agent
-from ttr_core.play.text import event
-from ttr_core.render import CARD_FILLS, svg
+from ttr_core.play.text import event, start_words
+from ttr_core.render import svg
+from ttr_core.serve.saved import SavedGames, Stored, token_digest
+from ttr_core.serve.status import WIDTH, inline, move_label, status
+
+_log = logging.getLogger(__name__)
 
 __all__ = [
     "MAX_GAMES",
@@ -62,8 +72,6 @@ MAX_RECORD = 2_000_000
 #: Bot moves made in one go at most: a game never needs nearly so many
 #: (a guard against a bot and a variant passing forever).
 _MAX_BOT_MOVES = 20_000
-#: Width of the board picture, in pixels (the page scales it).
-_WIDTH = 1000
 #: Seat tokens looked at per request: a browser sends one per game path, a
 #: client may send a few; a request stuffed with cookies costs no more.
 _MAX_TOKENS = 8
@@ -97,8 +105,22 @@ class Game:
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
     #: The secret that holds the person's seat (the browser's cookie): 256
-    #: random bits, compared in constant time by :meth:`GameStore.seated`.
+    #: random bits, its SHA-256 compared in constant time by
+    #: :meth:`GameStore.seated`. Empty in a game resumed from the games file,
+    #: which keeps only the SHA-256 (the browser still has the cookie).
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
+    #: The SHA-256 of :attr:`token` (hex); worked out from it unless given.
+    token_hash: str = field(default="", repr=False)
+    #: Whether each move is written to the games file (:class:`GameStore`'s
+    #: ``db``): false without one, and once a write failed (a later row
+    #: would leave a gap that no longer replays).
+    kept: bool = False
+    #: How many of :attr:`events` are written to the games file.
+    events_kept: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.token_hash:
+            self.token_hash = token_digest(self.token)
 
 
 @dataclass(eq=False)
@@ -174,6 +196,16 @@ class GameStore:
 
     The methods that take a game id do not check who asks: the app first asks
     :meth:`seated` with the request's seat token.
+
+    ``db``, the path of a SQLite file (:mod:`ttr_core.serve.saved`), keeps the
+    games across restarts: each game is written when made and at each move,
+    and a new store on the file goes on with them — the games being played
+    (the bots move on if it was their turn) and, room permitting, the
+    finished ones moved last. A stored game that no longer plays (its map
+    changed, the file damaged) is skipped with a logged warning. Raises
+    :class:`ttr_core.DataError` for a file that cannot be used (not SQLite,
+    another program's, in use by another store). Without ``db`` the games
+    live in memory only. :meth:`close` lets the file go.
     """
 
     def __init__(
@@ -185,6 +217,7 @@ class GameStore:
         seed: int | None = None,
         max_games: int = MAX_GAMES,
         max_replays: int = MAX_REPLAYS,
+        db: str | os.PathLike[str] | None = None,
     ) -> None:
         self.map = map
         self.players = players
@@ -196,15 +229,36 @@ class GameStore:
             max_games, evictable=lambda game: game.state.is_over, full=self._full
         )
         self._replays: _Shelf[Replay] = _Shelf(max_replays)
+        self._saved = SavedGames(db, keep=max_games) if db is not None else None
+        #: The games taken up from ``db``: being played, and finished.
+        self.resumed = (0, 0)
+        if self._saved is not None:
+            self._resume_all(self._saved)
+
+    @property
+    def db(self) -> str | None:
+        """The path of the games file, or ``None`` when games live in memory only."""
+        return None if self._saved is None else str(self._saved.path)
+
+    def close(self) -> None:
+        """Let the games file go (every move is written already); nothing without one."""
+        if self._saved is not None:
+            self._saved.close()
 
     def _full(self) -> ServeError:
         # 503, not 429: the server is at capacity whoever asks, not a client
-        # asking too often; it lasts until a game is over or ttr serve restarts.
+        # asking too often; it lasts until a game is over (or, without a
+        # games file, until ttr serve restarts).
+        remedy = (
+            "restart ttr serve (which ends them all)"
+            if self._saved is None
+            else "start ttr serve with another --db (they are kept across restarts)"
+        )
         return ServeError(
             503,
             "too_many_games",
             f"this server is holding {self._games.size} games still being played, "
-            "the most it keeps: finish one, or restart ttr serve (which ends them all)",
+            f"the most it keeps: finish one, or {remedy}",
         )
 
     # -- games ----------------------------------------------------------------
@@ -244,23 +298,32 @@ class GameStore:
             for other in range(state.num_players)
             if other != seat
         }
-        rng = random.Random(self.seed if self.seed is not None else secrets.randbits(64))
         game = Game(
             id=secrets.token_urlsafe(16),
             state=state,
             seat=seat,
             agents={other: make_agent(name) for other, name in names.items()},
             bot_names=names,
-            rng=rng,
+            rng=self._rng(),
             record=ttr_core.RecordLines(state),
         )
         bots_told = ", ".join(f"Player {other + 1}: {name}" for other, name in names.items())
         game.events.append(
             f"New game of {state.board.name}: you are Player {seat + 1}; the bots: {bots_told}"
         )
-        with game.lock:
-            self._play_bots(game)
-        self._games.put(game)
+        staggered = start_words(state.board, state.num_players)
+        if staggered:
+            game.events.append(staggered)
+        self._save_new(game)  # before the bots' moves, which are written one by one
+        try:
+            with game.lock:
+                self._play_bots(game)
+            self._games.put(game)
+        except BaseException:
+            if self._saved is not None and game.kept:  # nobody holds this game
+                with contextlib.suppress(sqlite3.Error):
+                    self._saved.drop(game.id)
+            raise
         return game
 
     def get(self, game_id: str) -> Game:
@@ -277,10 +340,11 @@ class GameStore:
         nor tells whether it exists."""
         game = self._games.get(game_id, note_use=False)
         if game is not None:
-            secret = game.token.encode()
+            secret = game.token_hash.encode()
             for _, token in zip(range(_MAX_TOKENS), tokens, strict=False):
                 # Constant time: the answer's timing tells nothing of the secret.
-                if hmac.compare_digest(token.encode("utf-8", "replace"), secret):
+                sent = token_digest(token).encode()
+                if token and hmac.compare_digest(sent, secret):
                     return self.get(game_id)
         raise ServeError(404, "unknown_game", _UNKNOWN_GAME)
 
@@ -333,9 +397,10 @@ class GameStore:
     ) -> None:
         # In players' words, as ttr play says them: "Player 2 drew a card".
         line = event(ttr_core.describe(before, action, seat=game.seat), game.seat)
-        game.record.append(action)
+        recorded = game.record.append(action)
         game.events.append(line)
         game.state = after
+        self._save_move(game, recorded)
 
     def _play_bots(self, game: Game) -> None:
         """The bots' moves until the person is to decide or the game is over."""
@@ -349,6 +414,108 @@ class GameStore:
             after = ttr_core.apply(state, action, seat=bot, expect_ply=state.ply)
             self._commit(game, state, action, after)
         raise ServeError(500, "stuck", "the bots did not give the turn back")
+
+    def _rng(self) -> random.Random:
+        """The bots' randomness of a game: the store's seed, else a fresh secret one."""
+        return random.Random(self.seed if self.seed is not None else secrets.randbits(64))
+
+    # -- the games file -------------------------------------------------------
+
+    def _save_new(self, game: Game) -> None:
+        """Write a new game: its record's header and trailer, its events."""
+        if self._saved is None:
+            return
+        game.kept = True
+        self._write(
+            game,
+            lambda saved: saved.add(
+                game.id,
+                token=game.token,
+                seat=game.seat,
+                bots=game.bot_names,
+                header=game.record.header,
+                trailer=game.record.trailer,
+                events=game.events,
+            ),
+        )
+
+    def _save_move(self, game: Game, line: str) -> None:
+        """Write ``line``, the record line just appended, and the new event lines."""
+        if self._saved is None or not game.kept:
+            return
+        first = game.events_kept
+        self._write(
+            game,
+            lambda saved: saved.append(
+                game.id,
+                index=game.record.index,
+                line=line,
+                trailer=game.record.trailer,
+                first_event=first,
+                events=game.events[first:],
+                over=game.state.is_over,
+            ),
+        )
+
+    def _write(self, game: Game, write: Callable[[SavedGames], None]) -> None:
+        assert self._saved is not None
+        try:
+            write(self._saved)
+            game.events_kept = len(game.events)
+        except sqlite3.Error as exc:  # a full disk, say: the game goes on in memory
+            game.kept = False
+            _log.warning(
+                "ttr serve: a game is no longer kept in %s (a restart will not resume it): %s",
+                self._saved.path,
+                exc,
+            )
+            # Its rows so far would resume it as it was some moves ago.
+            with contextlib.suppress(sqlite3.Error):
+                self._saved.drop(game.id)
+
+    def _resume_all(self, saved: SavedGames) -> None:
+        """Take up the stored games: those being played, then, while there is
+        room, the finished ones (a reload still shows the end)."""
+        playing = finished = 0
+        for game_id in saved.ids():
+            if playing + finished >= self._games.size:
+                break
+            try:
+                game = self._resume(saved.read(game_id))
+            except Exception as exc:  # whatever is wrong with one stored game, not the others
+                _log.warning(
+                    "ttr serve: a game in %s is not resumed (%r): %s", saved.path, game_id[:40], exc
+                )
+                continue
+            self._games.put(game)  # the file holds no more unfinished games than there is room
+            if game.state.is_over:
+                finished += 1
+            else:
+                playing += 1
+        self.resumed = (playing, finished)
+
+    def _resume(self, stored: Stored) -> Game:
+        """A stored game (checked whole by ``SavedGames.read``) in play again:
+        the bots move on if it was their turn."""
+        game = Game(
+            id=stored.id,
+            state=stored.state,
+            seat=stored.seat,
+            agents={other: make_agent(name) for other, name in stored.bots.items()},
+            bot_names=dict(stored.bots),
+            rng=self._rng(),
+            record=stored.record,
+            events=list(stored.events),
+            # The game moved longest ago makes room first, as before the restart.
+            used=time.monotonic() - max(0.0, time.time() - stored.moved),
+            token="",  # the browser has it; the file keeps only its SHA-256
+            token_hash=stored.token,
+            kept=True,
+            events_kept=len(stored.events),
+        )
+        with game.lock:
+            self._play_bots(game)
+        return game
 
     # -- replays --------------------------------------------------------------
 
@@ -387,7 +554,7 @@ class GameStore:
             "step": step,
             "steps": len(found.states),
             "line": found.lines[step - 1] if step else "The set-up",
-            "svg": _inline(svg(state, width=_WIDTH)),
+            "svg": inline(svg(state, width=WIDTH)),
         }
 
     def _add_replay(self, record: ttr_core.GameRecord, replay_id: str) -> Replay:
@@ -401,169 +568,3 @@ class GameStore:
         found = Replay(replay_id, states, lines)
         self._replays.put(found)
         return found
-
-
-# ---------------------------------------------------------------------------
-# What the person sees
-# ---------------------------------------------------------------------------
-
-
-def status(game: Game, *, board: bool = True) -> dict[str, Any]:
-    """The person's status: their view (and its picture, unless ``board`` is
-    false), their legal moves (when they decide), their own score sheet, the
-    event lines as their seat knows them and, once the game is over, the final
-    scores. Nothing else of the state."""
-    seat = game.seat
-    # Everything the seat may know, from the one call that cannot forget a filter.
-    known = ttr_core.seat_status(game.state, seat)
-    view, legal, scores = known.view, known.legal, known.scores
-    the_board = view.board
-    sheet = known.sheets[seat]
-    ticket_lines = {line.ref: line for line in sheet.lines if line.kind == "ticket"}
-    answer: dict[str, Any] = {
-        "game": game.id,
-        "seat": seat,
-        "ply": view.ply,
-        "over": view.is_over,
-        "map": the_board.name,
-        "pieces": the_board.pieces,  # the map's word: "taxis", "trains", "carts"
-        "turn": view.current_player == seat,
-        "svg": _inline(svg(view, width=_WIDTH, scores=scores)) if board else None,
-        "view": ttr_core.to_data(view),
-        "hand": [
-            {"card": name, "name": _card(the_board, name), "count": count, "fill": _fill(name)}
-            for name, count in view.hand.items()
-            if count
-        ],
-        "display": [
-            {
-                "slot": slot,
-                "card": card,
-                "name": _card(the_board, card) if card else None,
-                "fill": _fill(card) if card else None,
-            }
-            for slot, card in enumerate(view.display)
-        ],
-        "deck": view.deck_size,
-        "ticket_deck": view.ticket_deck_size,
-        "tickets": [_ticket(the_board, tid, ticket_lines.get(tid)) for tid in view.tickets],
-        "offered": [_ticket(the_board, tid, None) for tid in view.offered],
-        "min_keep": view.min_keep,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": "You"
-                if s.seat == seat
-                else f"Player {s.seat + 1} ({game.bot_names[s.seat]})",
-                "cards": s.hand_size,
-                "tickets": s.tickets_held,
-                "cars": s.cars,
-                "score": s.score,
-                "to_move": view.current_player == s.seat,
-            }
-            for s in view.seats
-        ],
-        "sheet": [
-            {"label": line.label, "points": line.points, "detail": list(line.detail)}
-            for line in sheet.lines
-        ],
-        "moves": [_move(view, action) for action in legal],
-        "events": list(game.events),
-    }
-    if scores is not None:
-        answer["scores"] = ttr_core.to_data(scores)
-        answer["winners"] = list(scores.winners)
-    return answer
-
-
-def move_label(view: ttr_core.PlayerView, action: ttr_core.Action) -> str:
-    """A legal move of the viewer in words, from what the viewer sees (never
-    ``describe``, which would draw the card to name it)."""
-    board = view.board
-    if isinstance(action, ttr_core.ClaimRoute):
-        route = board.routes[action.route]
-        cards = route.length - action.wilds
-        paid = []
-        if cards > 0 and action.color is not None:
-            paid.append(f"{cards} {action.color}")
-        if action.wilds:
-            paid.append(_plural(action.wilds, board.wild_name))
-        pay = " and ".join(paid) if paid else "nothing"
-        return f"Claim {route.a}–{route.b} ({route.color} {route.length}) with {pay}"
-    if isinstance(action, ttr_core.DrawBlind):
-        return "Draw a card from the deck"
-    if isinstance(action, ttr_core.DrawFaceUp):
-        card = view.display[action.slot] if action.slot < len(view.display) else None
-        return f"Take the face-up {_card(board, card) if card else 'card'}"
-    if isinstance(action, ttr_core.DrawTickets):
-        return "Draw tickets"
-    if isinstance(action, ttr_core.KeepTickets):
-        kept = sorted(action.tickets)
-        return "Keep " + ", ".join(_ticket_name(board, tid) for tid in kept)
-    if isinstance(action, ttr_core.Pass):
-        return "Pass"
-    fields = {k: v for k, v in _data(action).items() if k not in ("type", "player")}
-    told = ", ".join(f"{k} {v}" for k, v in fields.items())
-    return f"{type(action).__name__}" + (f" ({told})" if told else "")
-
-
-def _move(view: ttr_core.PlayerView, action: ttr_core.Action) -> dict[str, Any]:
-    data = _data(action)
-    kind = {
-        ttr_core.ClaimRoute: "claim",
-        ttr_core.DrawBlind: "deck",
-        ttr_core.DrawFaceUp: "faceup",
-        ttr_core.DrawTickets: "tickets",
-        ttr_core.KeepTickets: "keep",
-        ttr_core.Pass: "pass",
-    }.get(type(action), "other")
-    move: dict[str, Any] = {"kind": kind, "label": move_label(view, action), "action": data}
-    if isinstance(action, ttr_core.ClaimRoute):
-        move["route"] = action.route
-    elif isinstance(action, ttr_core.DrawFaceUp):
-        move["slot"] = action.slot
-    elif isinstance(action, ttr_core.KeepTickets):
-        move["tickets"] = sorted(action.tickets)
-    return move
-
-
-def _data(action: ttr_core.Action) -> dict[str, Any]:
-    data = ttr_core.to_data(action)
-    assert isinstance(data, dict)  # an action is written as an object
-    return data
-
-
-def _ticket(board: ttr_core.Board, tid: int, line: ttr_core.ScoreLine | None) -> dict[str, Any]:
-    ticket = board.tickets[tid]
-    answer: dict[str, Any] = {
-        "id": tid,
-        "name": f"{ticket.a}–{ticket.b}" if not ticket.more else ticket.text("–"),
-        "points": max(points for _end, points in ticket.destinations),
-    }
-    if line is not None:
-        answer["done"] = line.points > 0
-    return answer
-
-
-def _ticket_name(board: ttr_core.Board, tid: int) -> str:
-    return board.tickets[tid].text("–")
-
-
-def _card(board: ttr_core.Board, name: str) -> str:
-    return board.wild_name if name == ttr_core.WILD else name
-
-
-def _fill(name: str) -> str:
-    # The wild card is many-coloured on the boards: a light gray stands for it.
-    return CARD_FILLS.get(name, "#dddddd")
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _inline(document: str) -> str:
-    """An SVG document to put inside a page: without its XML declaration."""
-    if document.startswith("<?xml"):
-        return document[document.index("?>") + 2 :].lstrip()
-    return document
