@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 
 import ttr_core
@@ -268,3 +269,61 @@ def test_bad_words_from_a_hook_are_refused_by_name() -> None:
         checks.word_lines(Impl(), ["x" * 500])  # type: ignore[arg-type]
     with pytest.raises(ttr_core.PluginError, match="lines"):
         checks.word_lines(Impl(), "one string")  # type: ignore[arg-type]
+
+
+def test_a_toll_is_told_in_the_log_with_its_payee() -> None:
+    """Nederland: the log says what a claim paid and to whom (issue 34), and a
+    loan taken when the money held is short — from public facts only."""
+    state = ttr_core.new_game("nederland", 2, seed=1)
+    while state.pending is not None and state.pending.kind == "start_tickets":
+        state = ttr_core.apply(state, ttr_core.legal_actions(state)[0])
+    pair = next(r for r in state.board.routes if r.partner is not None and r.extra["toll"])
+    toll = pair.extra["toll"]
+    # Player 2 owns the first route of the pair: Player 1's claim pays Player 2.
+    state = ttr_core.effects.claim_route(state, pair.partner, 1)
+    state = attrs.evolve(state, pending=ttr_core.Pending("turn", 0))
+    for _ in range(40):  # cards from the deck until the claim can be paid
+        claims = [
+            a
+            for a in ttr_core.legal_actions(state)
+            if isinstance(a, ttr_core.ClaimRoute) and a.route == pair.id
+        ]
+        if claims:
+            break
+        state = ttr_core.effects.draw_cards(state, 0, 1)
+    claim = claims[0]
+    told = text.event(ttr_core.describe(state, claim, seat=1), 1, [1])
+    assert told.endswith(f"paid a toll of {toll} to you"), told
+    assert text.event(ttr_core.describe(state, claim, seat=0), 0, [0]).endswith(
+        f"paid a toll of {toll} to Player 2"
+    )
+    # With too little money: a loan, and the bank pays Player 2.
+    tolls = state.variant("tolls")
+    poor = state.with_variant("tolls", attrs.evolve(tolls, holdings=(0, *tolls.holdings[1:])))
+    told = text.event(ttr_core.describe(poor, claim, seat=0), 0, [0])
+    assert f"could not pay the toll of {toll}: took a loan; the bank paid Player 2" in told
+
+
+def test_the_draws_keep_their_numbers_for_the_second_card() -> None:
+    state = ttr_core.new_game("newyork", 2, seed=3)
+    rng = random.Random(1)
+    for _ in range(300):
+        legal = ttr_core.legal_actions(state)
+        view = ttr_core.player_view(state, legal[0].player)
+        if view.pending in (ttr_core.PendingKind.TURN, ttr_core.PendingKind.SECOND_CARD):
+            menu = moves.build(view, legal)
+            for entry in menu.entries:
+                if isinstance(entry.action, ttr_core.DrawBlind):
+                    assert entry.number == 1
+                if isinstance(entry.action, ttr_core.DrawFaceUp):
+                    assert entry.number == entry.action.slot + 2
+        state = ttr_core.apply(state, rng.choice(legal))
+        if state.is_over:
+            break
+
+
+def test_the_terminals_own_words_are_reserved_from_variants() -> None:
+    from ttr_core.hooks.checks import RESERVED_COMMANDS
+
+    typed = set(moves._COMMANDS) - {""}
+    assert typed | {"c", "claim", "k", "keep", "b", "t", "p"} <= RESERVED_COMMANDS

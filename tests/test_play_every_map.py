@@ -80,6 +80,16 @@ def test_a_whole_game_by_short_commands(name: str, recwarn: pytest.WarningsRecor
     assert session.state.is_over and session.state.forfeit is None, person.typed[-5:]
     out = "\n".join(person.shown)
     assert "Final score sheet:" in out and "\nWinner" in out
+    # The final sheet's numbers are final_scores', seat by seat and line by line.
+    final = out[out.index("Final score sheet:") :]
+    scores = ttr_core.final_scores(session.state)
+    totals = re.findall(r"^Player (\d+)(?: \(you\))?: (-?\d+) points?$", final, re.M)
+    assert [(int(n) - 1, int(p)) for n, p in totals] == [
+        (sheet.player, sheet.total) for sheet in scores.sheets
+    ]
+    for sheet in scores.sheets:
+        for line in sheet.lines:
+            assert f"{line.points:+4d}  {line.label}" in final
     found = REPR.search(out)
     assert found is None, f"engine words {found.group(0)!r} on a screen"
     typed = person.typed

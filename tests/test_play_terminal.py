@@ -141,7 +141,7 @@ def test_a_whole_game_in_a_pseudo_terminal(args: list[str]) -> None:
     person = Person()
     transcript = drive(args, person)
     assert "I do not understand 'xyzzy'" in transcript
-    assert "There is no move 999 now: the moves are numbered 1 to" in transcript
+    assert "There is no move 999 now: the moves offered are 1–" in transcript
     # Errors say why (issue 34): the places typed that are on no map are named.
     assert "'Nowhere Elsewhere' is no place on Ticket to Ride:" in transcript
     # 'b' while choosing the starting tickets is refused in words, not a traceback.

@@ -206,7 +206,7 @@ BEFORE = {
     ),
     ("nederland", 4): (
         "d25276b43a48c3b958e165d08af25679e4fed52809b771f172f66e3c3e0381d1",
-        "4f7c2d8b0f08dbf3f1614d798685505d28952c720ded4e963edb7673617aa90b",
+        "6223fd8de49158a4a9f02f7aafc5c5dfe6f3654d5dc339b21dea632a88970c61",
     ),
     ("usa", 4): (
         "a2ca7f2bf0348012f2a30cc4c8891236772c3a70969332e441b94ad2f9f728d1",

@@ -606,3 +606,38 @@ def test_a_killed_ttr_serve_plays_on_after_a_restart(
         resumed = after
     # Another browser (no cookie) still finds no game there.
     assert Browser(again.port).request("GET", path)[0] == 404
+
+
+def test_an_abandoned_game_makes_room_and_leaves_the_file(tmp_path: Path) -> None:
+    """Kept across restarts, games nobody plays any more would fill the server
+    for good: one untouched for a day (ABANDONED) makes room for a new one and
+    is deleted from the file; one played recently never does."""
+    from ttr_core.serve import games as serve_games
+
+    path = tmp_path / "games.sqlite3"
+    store = store_on(path, max_games=2)
+    old, recent = store.create({}), store.create({})
+    with pytest.raises(ServeError):
+        store.create({})  # both being played
+    old.used -= serve_games.ABANDONED + 1  # a day and a second untouched
+    new = store.create({})
+    assert store.get(recent.id) is recent and store.get(new.id) is new
+    with pytest.raises(ServeError):
+        store.get(old.id)
+    store.close()  # the file is the store's alone while it is open
+    stored = {game_id for (game_id,) in rows(path, "SELECT id FROM games")}
+    assert stored == {recent.id, new.id}
+
+
+def test_a_move_of_a_game_no_longer_stored_leaves_no_rows(tmp_path: Path) -> None:
+    """A game deleted meanwhile (pruned by age) gets no orphan record lines."""
+    path = tmp_path / "games.sqlite3"
+    saved = serve_saved.SavedGames(path)
+    saved.add("g1", token="t", seat=0, bots={1: "route"}, header="{}", trailer="{}", events=[])
+    saved.drop("g1")
+    with pytest.raises(sqlite3.IntegrityError):
+        saved.append(
+            "g1", index=1, line="{}", trailer="{}", first_event=0, events=["x"], over=False
+        )
+    saved.close()
+    assert rows(path, "SELECT * FROM lines") == [] and rows(path, "SELECT * FROM events") == []

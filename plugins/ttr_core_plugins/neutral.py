@@ -336,7 +336,7 @@ def ttr_view_words(view: PlayerView) -> list[str]:
     shown = view.variants
     board = view.board
     holder = player_name(shown["neutral.marker"], view.viewer)
-    line = f"Neutral player: {shown['neutral.cars']} trains left; marker: {holder}"
+    line = f"Neutral player: {shown['neutral.cars']} {board.pieces} left; marker: {holder}"
     revealed = shown["neutral.revealed"]
     if revealed is not None:
         line += f"; last ticket revealed: {board.tickets[revealed].text('–')}"

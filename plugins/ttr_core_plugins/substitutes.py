@@ -367,11 +367,12 @@ def ttr_describe_action(state: GameState, action: Action) -> str | None:
         route = board.routes[action.route]
         size = set_size(board, action.route)
         sets = f"{action.sets} set" + ("" if action.sets == 1 else "s")
-        return f"claims {route.a}–{route.b} with {sets} of {size} cards"
+        return f"set out to claim {route.a}–{route.b} with {sets} of {size} cards"
     wait = waiting(state)
     if isinstance(action, GiveCard) and wait is not None:
         name = board.wild_name if action.card == WILD else action.card
-        return f"gives a {name} card to a set ({wait.owed - 1} more to give)"
+        article = "an" if name[:1] in "aeiou" else "a"
+        return f"gave {article} {name} card to a set ({wait.owed - 1} more to give)"
     return None
 
 
@@ -389,7 +390,7 @@ def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
         cards = route.length - action.wilds - action.sets
         parts = [f"{cards} {action.color}"] if action.color is not None and cards > 0 else []
         if action.wilds:
-            parts.append(f"{action.wilds} {board.wild_name}")
+            parts.append(f"{action.wilds} {board.wild_name}{'' if action.wilds == 1 else 's'}")
         parts.append(f"{action.sets} set{'' if action.sets == 1 else 's'} of {size} cards")
         paid = " + ".join(parts)
         return MoveWords(
@@ -403,7 +404,8 @@ def ttr_move_words(view: PlayerView, action: Action) -> MoveWords | None:
     if isinstance(action, GiveCard) and isinstance(wait, SetsWait):
         name = _card_word(board, action.card)
         return MoveWords(
-            f"Give a {name} card to the set ({wait.owed} to give)",
+            f"Give {'an' if name[:1] in 'aeiou' else 'a'} {name} card to the set "
+            f"({wait.owed} to give)",
             "Give cards to your sets",
             choice=name,
             command="give",
@@ -422,8 +424,8 @@ def ttr_view_words(view: PlayerView) -> list[str] | None:
     who = "You are" if wait.claim.player == view.viewer else f"{player_name(wait.claim.player)} is"
     given = ", ".join(_card_word(board, card) for card in wait.given) or "none yet"
     return [
-        f"Sets: {who} claiming {route.a}–{route.b}; {wait.owed} more card(s) to give "
-        f"(given: {given})"
+        f"Sets: {who} claiming {route.a}–{route.b}; {wait.owed} more "
+        f"card{'' if wait.owed == 1 else 's'} to give (given: {given})"
     ]
 
 

@@ -247,12 +247,15 @@ def ttr_describe_effects(state: GameState, after: GameState) -> list[str] | None
     owner, the loans — never from the secret holdings."""
     told: list[str] = []
     board = state.board
-    for route, (was, now) in enumerate(zip(state.owners, after.owners, strict=True)):
+    for route, (was, now_owner) in enumerate(zip(state.owners, after.owners, strict=True)):
         toll = board.routes[route].extra.get("toll", 0)
-        if was is not None or now is None or not toll:
+        if was == now_owner or not toll:
+            continue  # only a route claimed by this action pays
+        now = after.owner(route)
+        if now is None or state.owner(route) is not None:
             continue
         partner = board.routes[route].partner
-        owner = None if partner is None else after.owners[partner]
+        owner = None if partner is None else after.owner(partner)
         payee = owner if owner is not None and owner != now and state.is_seat(owner) else None
         to = "the bank" if payee is None else f"Seat {payee}"
         if not state.is_seat(now):

@@ -394,9 +394,7 @@ def ttr_move_notes(view: PlayerView, action: Action) -> list[str] | None:
     if not isinstance(action, ClaimRoute) or not is_tunnel(view.board, action.route):
         return None
     reveal = view_rules(view).option(NAME, "reveal")
-    return [
-        f"tunnel: {reveal} cards are turned up; each of its colour or a locomotive asks one more"
-    ]
+    return [f"tunnel: {reveal} cards turned up may ask for more"]
 
 
 @hookimpl

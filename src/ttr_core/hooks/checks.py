@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
@@ -541,6 +542,14 @@ def _words(impl: HookImpl, value: object, name: str, *, empty: bool = False) -> 
     return value
 
 
+#: The words ``ttr play`` takes for itself: a variant's ``MoveWords.command``
+#: is none of them (nor ``f1``, ``f2``, ...: the face-up slots).
+RESERVED_COMMANDS = frozenset(
+    {"?", "h", "help", "s", "scores", "r", "routes", "l", "look", "m", "moves", "q", "quit"}
+    | {"resign", "c", "claim", "k", "keep", "b", "t", "p"}
+)
+
+
 def word_lines(impl: HookImpl, result: object) -> list[str]:
     """``ttr_view_words``, ``ttr_move_notes``: ``None``, or at most
     :data:`WORDS_LINES` lines of words, each one printable line of at most
@@ -565,8 +574,17 @@ def move_words(impl: HookImpl, result: object, board: Board) -> MoveWords | None
     _words(impl, result.text, "text")
     for name in ("group", "choice", "command"):
         _words(impl, getattr(result, name), name, empty=True)
-    if " " in result.command:
-        _bad(impl, f"returned command {_kind(result.command)}: one word is wanted")
+    command = result.command
+    if command and (
+        not re.fullmatch(r"[a-z][a-z0-9]{0,11}", command)
+        or command in RESERVED_COMMANDS
+        or re.fullmatch(r"f\d+", command)
+    ):
+        _bad(
+            impl,
+            f"returned command {_kind(command)}: one lower-case word of 1 to 12 letters "
+            "or digits, not one of the terminal's own (RESERVED_COMMANDS, f1, f2, ...)",
+        )
     place, route = result.place, result.route
     if place is not None and (type(place) is not int or not 0 <= place < len(board.locations)):
         _bad(impl, f"returned place {_kind(place)}: a location id of the map or None")

@@ -71,8 +71,9 @@ _COMMANDS = {
 }
 
 
-def help_text(board: Board) -> str:
-    """What may be typed, with an example of a route of ``board``."""
+def help_text(board: Board, menu: Menu | None = None) -> str:
+    """What may be typed, with an example of a route of ``board``, and the
+    commands of the variants' moves ``menu`` offers now."""
     example = board.routes[0] if board.routes else None
     claim = f"'c {example.a} {example.b} {example.color}'" if example else "'c FROM TO red'"
     return f"""\
@@ -85,15 +86,40 @@ Choose a move by its number, or type:
   t              draw destination tickets
   k a c          keep the tickets on offer lettered a and c
   p              pass (only when nothing else is possible)
-  WORD PLACE     a variant's move about a place, by the word its group shows
-                 ('st Berlin': a station in Berlin; add a colour to choose
-                 the cards)
+{_variant_help(board, menu)}
   m              every move, each with its number
   l or Enter     show the board again
   s              the score sheets as you may see them now
   r              every route, with its owner
   ?              this help
   q              resign: the game ends and you lose it"""
+
+
+def _variant_help(board: Board, menu: Menu | None) -> str:
+    """A line per command of a variant's moves offered now, with an example."""
+    lines = []
+    seen: set[str] = set()
+    for entry in menu.entries if menu is not None else ():
+        told = entry.told
+        command = told.command
+        if not command or command in seen or isinstance(entry.action, _CORE):
+            continue
+        seen.add(command)
+        if told.place is not None:
+            typed = f"{command} {board.locations[told.place].name}"
+        elif told.route is not None and entry.short != command:
+            route = board.routes[told.route]
+            typed = f"{command} {route.a} {route.b}"
+        else:
+            typed = command
+        lines.append(f"  {typed:14} {told.group.lower()} (add words of the choice to pick one)")
+    if not lines:
+        return "  (a variant's moves, when offered, show the word that chooses them)"
+    return "\n".join(lines)
+
+
+#: The core's actions, which the commands above choose.
+_CORE = (DrawBlind, DrawFaceUp, ClaimRoute, DrawTickets, KeepTickets, Pass)
 
 
 @attrs.frozen
@@ -174,7 +200,7 @@ def _claim_lines(view: PlayerView, entries: Sequence[Entry], every: bool) -> lis
         paid = "  ".join(f"[{e.number}] {e.words}" for e in options)
         notes = "; ".join(options[0].told.notes)
         lines.append(
-            f"  {text.route(view.board, route)}: {paid}" + (f"  ({notes})" if notes else "")
+            f"  {text.route(view.board, route)}: {paid}" + (f"  — {notes}" if notes else "")
         )
     hidden = len(by_route) - len(shown)
     if hidden:
@@ -317,8 +343,7 @@ def choose(menu: Menu, typed: str) -> Action | Command | str:
         number = int(lowered)
         if number in numbered:
             return numbered[number].action
-        low, high = (min(numbered), max(numbered)) if numbered else (0, 0)
-        return f"There is no move {number} now: the moves are numbered {low} to {high}."
+        return f"There is no move {number} now: the moves offered are {_spans(sorted(numbered))}."
     for entry in menu.entries:
         if entry.short and entry.short == lowered:
             return entry.action
@@ -340,6 +365,17 @@ def choose(menu: Menu, typed: str) -> Action | Command | str:
     if lowered in ("b", "t", "p"):
         return f"{line!r} is not a move you may make now; the moves are listed above."
     return f"I do not understand {line!r}: type a move's number, or ? for help."
+
+
+def _spans(numbers: Sequence[int]) -> str:
+    """``"1–3, 5–9"``: numbers in runs."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs) or "none"
 
 
 def _why_not_faceup(menu: Menu) -> str:
@@ -366,6 +402,13 @@ def _variant(menu: Menu, word: str, rest: str) -> Action | str:
         if not found:
             name = board.locations[place].name
             return f"{group}: not at {name} now (it is not among the places listed)."
+    routes = {entry.told.route for entry in found}
+    if len(routes) > 1 and None not in routes:
+        # Moves about several routes (claims with sets): the route is named first.
+        on, words = _on_route(view, found, words, word)
+        if isinstance(on, str):
+            return on
+        found = on
     if words:
         wanted = [w.lower() for w in words]
         matching = [e for e in found if all(w in e.told.choice.lower() for w in wanted)]
@@ -374,6 +417,32 @@ def _variant(menu: Menu, word: str, rest: str) -> Action | str:
             return f"None of the choices goes with {' '.join(words)!r}: {choices}."
         found = matching
     return found[0].action
+
+
+def _on_route(
+    view: PlayerView, found: list[Entry], words: list[str], word: str
+) -> tuple[list[Entry], list[str]] | tuple[str, list[str]]:
+    """The moves of ``found`` on the route the first words name (``FROM TO``),
+    and the words after them; or a message saying what to type."""
+    board = view.board
+    first = found[0].told.route
+    assert first is not None
+    example = f"'{word} {board.routes[first].a} {board.routes[first].b}'"
+    for end in range(len(words), 1, -1):
+        ends = _two_places(view, words[:end])
+        if isinstance(ends, str):
+            continue
+        here = {ends, ends[::-1]}
+        on = [
+            e
+            for e in found
+            if e.told.route is not None
+            and (board.routes[e.told.route].a, board.routes[e.told.route].b) in here
+        ]
+        if not on:
+            return f"No such move on {ends[0]}–{ends[1]} now (e.g. {example}).", words
+        return on, words[end:]
+    return f"Name the route: '{word} FROM TO' (e.g. {example}).", words
 
 
 def _a_place(view: PlayerView, entries: Sequence[Entry]) -> str:

@@ -148,7 +148,7 @@ class Session:
                 self.say("You resign.")
                 return None
             if chosen is moves.Command.HELP:
-                self.say(moves.help_text(view.board))
+                self.say(moves.help_text(view.board, menu))
             elif chosen is moves.Command.MOVES:
                 self.say(menu.text(every=True))
             elif chosen is moves.Command.SCORES:

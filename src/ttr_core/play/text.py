@@ -134,11 +134,7 @@ def event(line: str, viewer: int, humans: Collection[int] = ()) -> str:
 
     # describe() writes "a" before every card name: "an orange card".
     rest = re.sub(r"\ba (?=[aeiouAEIOU]\w* card)", "an ", rest)
-    return (
-        rest[:1] + _ANY_SEAT.sub(named, rest[1:])
-        if found is not None
-        else _ANY_SEAT.sub(named, rest)
-    )
+    return _ANY_SEAT.sub(named, rest)
 
 
 def predicate(line: str) -> str:

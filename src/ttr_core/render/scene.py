@@ -13,7 +13,7 @@ from ttr_core.errors import ArgumentError
 from ttr_core.hooks import calls
 from ttr_core.hooks.manager import declared_map_fields
 from ttr_core.hooks.resolve import game_rules
-from ttr_core.model.board import GRAY, Board
+from ttr_core.model.board import GRAY, WILD, Board
 from ttr_core.model.declarations import STRS, MapField, NonSeatOwner, RouteStyle, Token
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.scores import FinalScores
@@ -193,7 +193,12 @@ def _scene(game: object, given: object) -> _Scene:
             termination=game.termination,
             scores=scores,
             viewer=game.viewer,
-            hand=tuple((name, count) for name, count in game.hand.items() if count),
+            # The map's word for its wild card ("locomotive"), as the players say it.
+            hand=tuple(
+                (game.board.wild_name if name == WILD else name, count)
+                for name, count in game.hand.items()
+                if count
+            ),
             tickets=game.tickets,
             tokens=tuple(calls.run_tokens(rules, game)) if rules.tokens else (),
             styles=_styles(rules),

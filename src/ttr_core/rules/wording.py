@@ -54,12 +54,16 @@ def move_words(view: PlayerView, action: Action) -> MoveWords:
     Reads ``view`` only. A variant's action no variant words (hook
     ``ttr_move_words``) gets its class's name as words and its whole-number
     and text fields. Raises :class:`ArgumentError` for a ``view`` that is not
-    a :class:`PlayerView` or an ``action`` that is not an :class:`Action`.
+    a :class:`PlayerView`, an ``action`` that is not an :class:`Action`, or a
+    core action naming no seat, route, face-up slot, colour or ticket of the
+    game; a variant's action its variant cannot word raises
+    :class:`~ttr_core.PluginError`.
     """
     if not isinstance(view, PlayerView):
         raise ArgumentError(f"view must be a PlayerView, not {show(view)}")
     if not isinstance(action, Action):
         raise ArgumentError(f"action must be a ttr_core.Action, not {show(action)}")
+    _check_ids(view, action)
     rules = view_rules(view)
     words = _core_words(view, action)
     if words is None:
@@ -76,6 +80,34 @@ def move_words(view: PlayerView, action: Action) -> MoveWords:
             (*words.notes, *notes),
         )
     return words
+
+
+def _check_ids(view: PlayerView, action: Action) -> None:
+    """Refuse a core action whose ids are none of the game's: the words would
+    name the wrong route (``-1``: the last) or fail untyped."""
+    board = view.board
+    player = action.player
+    if type(player) is not int or not 0 <= player < len(view.seats):
+        raise ArgumentError(f"the action's player must be a seat of the game, not {show(player)}")
+    if isinstance(action, ClaimRoute):
+        route = action.route
+        if type(route) is not int or not 0 <= route < len(board.routes):
+            raise ArgumentError(f"route must be a route id of the map, not {show(route)}")
+        wilds = action.wilds
+        if type(wilds) is not int or not 0 <= wilds <= board.routes[route].length:
+            raise ArgumentError(f"wilds must be 0 to the route's length, not {show(wilds)}")
+        if action.color is not None and action.color not in board.colors:
+            raise ArgumentError(f"color must be a card colour or None, not {show(action.color)}")
+    elif isinstance(action, DrawFaceUp):
+        slot = action.slot
+        if type(slot) is not int or not 0 <= slot < len(view.display):
+            raise ArgumentError(f"slot must be a face-up slot from 0, not {show(slot)}")
+    elif isinstance(action, KeepTickets):
+        tickets = action.tickets
+        if not isinstance(tickets, frozenset) or not all(
+            type(t) is int and 0 <= t < len(board.tickets) for t in tickets
+        ):
+            raise ArgumentError(f"tickets must be ticket ids of the map, not {show(tickets)}")
 
 
 def view_words(view: PlayerView) -> tuple[str, ...]:

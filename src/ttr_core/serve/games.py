@@ -14,7 +14,9 @@ A game is held by the browser that made it: :attr:`Game.token` is a random
 secret the app sets as that browser's cookie, and :meth:`GameStore.seated`
 gives the game only to a request carrying it (the address alone gets the
 answer of a game that does not exist). A game still being played is never
-dropped for a new one: a full store refuses new games until one is over.
+dropped for a new one, unless it was abandoned (nobody moved in it or looked
+at it for :data:`ABANDONED` seconds): a full store refuses new games until one
+is over.
 With a games file (``db``, :mod:`ttr_core.serve.saved`) each game is written
 as it goes, move by move, and a restart goes on with it.
 
@@ -50,6 +52,7 @@ from ttr_core.serve.status import WIDTH, inline, move_label, status
 _log = logging.getLogger(__name__)
 
 __all__ = [
+    "ABANDONED",
     "MAX_GAMES",
     "MAX_RECORD",
     "MAX_REPLAYS",
@@ -61,9 +64,13 @@ __all__ = [
     "status",
 ]
 
-#: Games kept at once. A new game takes the room of the finished game used
-#: longest ago; when every game kept is still being played, it is refused.
+#: Games kept at once. A new game takes the room of the finished (or
+#: abandoned) game used longest ago; when every game kept is still being
+#: played, it is refused.
 MAX_GAMES = 100
+#: A game nobody moved in or looked at for this long (seconds) may make room
+#: for a new one when the store is full: it was abandoned.
+ABANDONED = 24 * 3600
 #: Replays kept at once (a replay holds every state of its game); the one
 #: used longest ago makes room for a new one.
 MAX_REPLAYS = 16
@@ -152,10 +159,12 @@ class _Shelf(Generic[_H]):
         *,
         evictable: Callable[[_H], bool] = lambda held: True,
         full: Callable[[], ServeError] | None = None,
+        dropped: Callable[[_H], None] = lambda held: None,
     ) -> None:
         self.size = size
         self._evictable = evictable
         self._full = full
+        self._dropped = dropped
         self._items: dict[str, _H] = {}
         self._lock = threading.Lock()  # guards the dict only, never held during a move
 
@@ -165,15 +174,19 @@ class _Shelf(Generic[_H]):
             return len(self._items) < self.size or any(map(self._evictable, self._items.values()))
 
     def put(self, item: _H) -> None:
-        """Keep ``item``; raises ``full()`` if room is needed and nothing may go."""
+        """Keep ``item``; raises ``full()`` if room is needed and nothing may go.
+        Each item dropped for it is given to ``dropped`` (after the lock)."""
+        gone = []
         with self._lock:
             while item.id not in self._items and len(self._items) >= self.size:
                 candidates = [held for held in self._items.values() if self._evictable(held)]
                 if not candidates:
                     raise self._full() if self._full else ServeError(503, "full", "no room")
                 oldest = min(candidates, key=lambda held: held.used)
-                del self._items[oldest.id]
+                gone.append(self._items.pop(oldest.id))
             self._items[item.id] = item
+        for held in gone:
+            self._dropped(held)
 
     def get(self, item_id: str, *, note_use: bool = True) -> _H | None:
         """The item ``item_id`` (its use noted, unless ``note_use`` is false), or ``None``."""
@@ -191,8 +204,9 @@ class GameStore:
     (for tests and pictures only) makes every game the same: without it each
     game gets a fresh secret seed from ``new_game``. At most ``max_games``
     games are kept, and never is a game still being played dropped for a new
-    one (:meth:`create` refuses instead); ``max_replays`` replays, the one used
-    longest ago dropped for a new one.
+    one (:meth:`create` refuses instead) unless it was abandoned (untouched for
+    :data:`ABANDONED` seconds; it leaves the games file too); ``max_replays``
+    replays, the one used longest ago dropped for a new one.
 
     The methods that take a game id do not check who asks: the app first asks
     :meth:`seated` with the request's seat token.
@@ -224,9 +238,14 @@ class GameStore:
         self.bots = tuple(bots)
         self.seed = seed
         # A live game is someone's game in progress: a flood of new games must
-        # not end it (only finished games make room).
+        # not end it. Only finished games make room, and games nobody moved in
+        # or looked at for ABANDONED seconds (kept across restarts, abandoned
+        # games would otherwise fill the server for good).
         self._games: _Shelf[Game] = _Shelf(
-            max_games, evictable=lambda game: game.state.is_over, full=self._full
+            max_games,
+            evictable=lambda game: game.state.is_over or time.monotonic() - game.used > ABANDONED,
+            full=self._full,
+            dropped=self._forget,
         )
         self._replays: _Shelf[Replay] = _Shelf(max_replays)
         self._saved = SavedGames(db, keep=max_games) if db is not None else None
@@ -245,6 +264,13 @@ class GameStore:
         if self._saved is not None:
             self._saved.close()
 
+    def _forget(self, game: Game) -> None:
+        """A game dropped from memory to make room: an unfinished one leaves the
+        games file too (else a restart would bring it back)."""
+        if self._saved is not None and not game.state.is_over:
+            with contextlib.suppress(sqlite3.Error):
+                self._saved.drop(game.id)
+
     def _full(self) -> ServeError:
         # 503, not 429: the server is at capacity whoever asks, not a client
         # asking too often; it lasts until a game is over (or, without a
@@ -257,8 +283,8 @@ class GameStore:
         return ServeError(
             503,
             "too_many_games",
-            f"this server is holding {self._games.size} games still being played, "
-            f"the most it keeps: finish one, or {remedy}",
+            f"this server is holding {self._games.size} games still being played (each "
+            f"moved in within a day), the most it keeps: finish one, or {remedy}",
         )
 
     # -- games ----------------------------------------------------------------
@@ -564,7 +590,7 @@ class GameStore:
             for before, action in zip(states, record.actions, strict=False)
         ]
         if record.termination is not None:
-            lines.append(f"The game ended: {record.termination}")
+            lines.append(event(ttr_core.describe_ending(states[-1]), -1))
         found = Replay(replay_id, states, lines)
         self._replays.put(found)
         return found

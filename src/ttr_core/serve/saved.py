@@ -212,11 +212,13 @@ class SavedGames:
         """Store one record line (row ``index``) and the new trailer, and the
         event lines numbered from ``first_event``; ``over``: the game ended."""
         statements = [
-            ("INSERT INTO lines VALUES (?, ?, ?)", (game_id, index, line)),
+            # First, and it must find the game: a game deleted meanwhile (pruned
+            # by age) gets no orphan rows; the write fails and rolls back.
             (
                 "UPDATE games SET trailer = ?, moved = ?, over = ? WHERE id = ?",
                 (trailer, self._clock(), int(over), game_id),
             ),
+            ("INSERT INTO lines VALUES (?, ?, ?)", (game_id, index, line)),
             *_events(game_id, first_event, events),
         ]
         # A game ending is when the finished games may exceed the bound.
@@ -245,7 +247,9 @@ class SavedGames:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 for sql, args in statements:
-                    self._db.execute(sql, args)
+                    done = self._db.execute(sql, args)
+                    if sql.startswith("UPDATE games") and done.rowcount != 1:
+                        raise sqlite3.IntegrityError("no such game stored")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
