@@ -123,7 +123,9 @@ def test_whole_game_through_the_api(map_name: str) -> None:
     last = c.get(f"/api/replays/{replay}?step={final['ply']}").json()
     states = list(ttr_core.replay(record))
     told = ttr_core.describe(states[-2], record.actions[-1])  # every card named
-    assert last["line"] == re.sub(r"^Seat (\d+) ", lambda m: f"Player {int(m[1]) + 1} ", told)
+    # Every seat named as people count ("Player 2"), the subject and any other
+    # ("paid a toll of 1 to Player 1").
+    assert last["line"] == re.sub(r"\bSeat (\d+)\b", lambda m: f"Player {int(m[1]) + 1}", told)
     assert c.get(f"/api/replays/{replay}?step={final['ply'] + 1}").status_code == 400
 
 

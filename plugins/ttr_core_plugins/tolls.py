@@ -241,10 +241,16 @@ def ttr_player_view(state: GameState, player: int) -> Mapping[str, Any]:
 
 
 @hookimpl
-def ttr_describe_effects(state: GameState, after: GameState) -> list[str] | None:
-    """The toll of a route claimed (the neutral player's too), and to whom, or
-    the loan taken: told from public facts only — the route's toll, its pair's
-    owner, the loans — never from the secret holdings."""
+def ttr_describe_effects(
+    state: GameState, action: Action, after: GameState, full: bool
+) -> list[str] | None:
+    """The toll of the route the action claimed — the acting seat's, or the one
+    it chose for the neutral player — and to whom, or the loan taken: told from
+    public facts only (the route's toll, its pair's owner, the loans), never
+    from the secret holdings: another seat (``full`` false) is told the toll
+    owed, the claimer whether it paid or took a loan. A route claimed by chance
+    after the action (the neutral player's own turn, from a hidden ticket) is
+    not this action's."""
     told: list[str] = []
     board = state.board
     for route, (was, now_owner) in enumerate(zip(state.owners, after.owners, strict=True)):
@@ -254,6 +260,8 @@ def ttr_describe_effects(state: GameState, after: GameState) -> list[str] | None
         now = after.owner(route)
         if now is None or state.owner(route) is not None:
             continue
+        if now != action.player and route != getattr(action, "route", None):
+            continue
         partner = board.routes[route].partner
         owner = None if partner is None else after.owner(partner)
         payee = owner if owner is not None and owner != now and state.is_seat(owner) else None
@@ -261,6 +269,10 @@ def ttr_describe_effects(state: GameState, after: GameState) -> list[str] | None
         if not state.is_seat(now):
             if payee is not None:
                 told.append(f"the bank paid Seat {payee} the toll of {toll}")
+        elif not full:
+            # Whether the claimer could pay turns on its secret holdings: another
+            # seat learns the loan from the public loans of its view, not here.
+            told.append(f"owed a toll of {toll} to {to}")
         elif tolls(after).loans[now] > tolls(state).loans[now]:
             paid = "" if payee is None else f"; the bank paid {to}"
             told.append(f"could not pay the toll of {toll}: took a loan{paid}")
