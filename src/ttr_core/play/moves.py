@@ -225,11 +225,6 @@ def _place_lines(view: PlayerView, heading: str, entries: Sequence[Entry]) -> li
     ]
 
 
-def payment(view: PlayerView, action: ClaimRoute) -> str:
-    """The cards a claim pays: ``"2 red + 1 taxi"``."""
-    return move_words(view, action).choice
-
-
 def build(view: PlayerView, legal: Sequence[Action]) -> Menu:
     """The menu of ``legal`` (every action the viewer may take now), each move
     worded by :func:`ttr_core.move_words`."""
@@ -307,9 +302,10 @@ def build(view: PlayerView, legal: Sequence[Action]) -> Menu:
     return Menu(view, tuple(entries), tuple(groups))
 
 
-def ask(view: PlayerView, legal: Sequence[Action]) -> str:
+def ask(view: PlayerView, told: Sequence[MoveWords]) -> str:
     """What the seat of ``view`` is asked to decide, in words: "Your move",
-    "Draw your second card", a variant's decision by its moves' group."""
+    "Draw your second card", a variant's decision by the group of its legal
+    moves (``told``: their :func:`ttr_core.move_words`)."""
     pending = view.pending
     if pending == PendingKind.START_TICKETS:
         return "Choose your starting tickets"
@@ -319,13 +315,13 @@ def ask(view: PlayerView, legal: Sequence[Action]) -> str:
         return "Draw your second card"
     if pending == PendingKind.TURN:
         return "Your move"
-    groups = dict.fromkeys(move_words(view, action).group for action in legal[:50])
+    groups = dict.fromkeys(words.group for words in told)
     return "; or ".join(group for group in groups if group) or "Decide"
 
 
 def prompt(view: PlayerView, menu: Menu) -> str:
     """The question asked for the decision."""
-    ask_now = ask(view, [entry.action for entry in menu.entries])
+    ask_now = ask(view, [entry.told for entry in menu.entries])
     numbers = [entry.number for entry in menu.entries if entry.number]
     span = f"{min(numbers)}-{max(numbers)}, " if numbers else ""
     return f"{ask_now} [{span}? for help]> "
@@ -504,7 +500,7 @@ def _claim(menu: Menu, rest: str) -> Action | str:
     if not between:
         return f"There is no route between {a} and {b} on {board.name}."
     if not claims:
-        return f"You cannot claim a route now: {ask(view, [e.action for e in menu.entries])}."
+        return f"You cannot claim a route now: {ask(view, [e.told for e in menu.entries])}."
     found = [c for c in claims if (board.routes[c.route].a, board.routes[c.route].b) in here]
     if not found:
         return f"You cannot claim {a}–{b} now: {_why_not(view, between)}."

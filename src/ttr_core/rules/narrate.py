@@ -34,6 +34,7 @@ from ttr_core.model.board import Board
 from ttr_core.model.state import GameState, check_state
 from ttr_core.rules.engine import apply
 from ttr_core.rules.views import non_seat_owners
+from ttr_core.rules.wording import payment
 
 
 def describe(state: GameState, action: Action, seat: int | None = None) -> str:
@@ -136,18 +137,13 @@ def predicate(before: GameState, action: Action, after: GameState, *, full: bool
         return f"took the face-up {name} card"
     if isinstance(action, ClaimRoute):
         route = board.routes[action.route]
-        paid = []
-        if action.color is not None and route.length > action.wilds:
-            paid.append(f"{route.length - action.wilds} {action.color}")
-        if action.wilds:
-            paid.append(f"{action.wilds} {board.wild_name}{'' if action.wilds == 1 else 's'}")
         # A claim a variant holds open (a tunnel's cards turned up next) is not
         # made yet: it may still be given up.
         done = after.owners[action.route] == action.player
         verb = "claimed" if done else "set out to claim"
         return (
             f"{verb} {route.a}–{route.b} ({route.color} {route.length}, "
-            f"{_points(board.rules.route_points[route.length])}) with {' + '.join(paid)}"
+            f"{_points(board.rules.route_points[route.length])}) with {payment(board, action)}"
         )
     if isinstance(action, DrawTickets):
         offered = after.pending.offered if after.pending is not None else ()

@@ -46,6 +46,7 @@ def status(game: Seated, *, board: bool = True) -> dict[str, Any]:
     the_board = view.board
     sheet = known.sheets[seat]
     ticket_lines = {line.ref: line for line in sheet.lines if line.kind == "ticket"}
+    told = [ttr_core.move_words(view, action) for action in legal]
     answer: dict[str, Any] = {
         "game": game.id,
         "seat": seat,
@@ -89,14 +90,11 @@ def status(game: Seated, *, board: bool = True) -> dict[str, Any]:
             }
             for s in view.seats
         ],
-        "sheet": [
-            {"label": line.label, "points": line.points, "detail": list(line.detail)}
-            for line in sheet.lines
-        ],
-        "moves": [_move(view, action) for action in legal],
+        "sheet": [_line(line) for line in sheet.lines],
+        "moves": [_move(view, action, words) for action, words in zip(legal, told, strict=True)],
         # The variants' part of the view in words (never view.variants itself).
         "situation": list(ttr_core.view_words(view)),
-        "prompt": ask(view, legal) if legal else "",
+        "prompt": ask(view, told) if legal else "",
         "events": list(game.events),
     }
     if scores is not None:
@@ -108,10 +106,7 @@ def status(game: Seated, *, board: bool = True) -> dict[str, Any]:
                 "seat": sheet.player,
                 "name": answer["seats"][sheet.player]["name"],
                 "total": sheet.total,
-                "lines": [
-                    {"label": line.label, "points": line.points, "detail": list(line.detail)}
-                    for line in sheet.lines
-                ],
+                "lines": [_line(line) for line in sheet.lines],
             }
             for sheet in scores.sheets
         ]
@@ -128,8 +123,13 @@ def move_label(view: ttr_core.PlayerView, action: ttr_core.Action) -> str:
     return ttr_core.move_words(view, action).text
 
 
-def _move(view: ttr_core.PlayerView, action: ttr_core.Action) -> dict[str, Any]:
-    words = ttr_core.move_words(view, action)
+def _line(line: ttr_core.ScoreLine) -> dict[str, Any]:
+    return {"label": line.label, "points": line.points, "detail": list(line.detail)}
+
+
+def _move(
+    view: ttr_core.PlayerView, action: ttr_core.Action, words: ttr_core.MoveWords
+) -> dict[str, Any]:
     data = _data(action)
     kind = {
         ttr_core.ClaimRoute: "claim",
