@@ -54,6 +54,9 @@ class Person:
             return "pay" if re.search(r"^  \[\d+\] +pay ", screen, re.M) else "g"
         if "(sh WORDS)" in screen:
             return "sh"  # the first share offered
+        sets = re.search(r"\(cs FROM TO \[WORDS\]\):\n  (.+?)–(.+?) \(", screen)
+        if sets and prompt.startswith("Your move") and len(self.typed) % 3 == 0:
+            return f"cs {sets.group(1)} {sets.group(2)}"  # a claim with sets of cards
         station = re.search(r"^Build a station: type 'st PLACE'.*\n  ([^,\n]+)", screen, re.M)
         if station and self.stations < 2 and len(self.typed) % 7 == 0:
             self.stations += 1
@@ -97,5 +100,7 @@ def test_a_whole_game_by_short_commands(name: str, recwarn: pytest.WarningsRecor
     if name == "europe":
         assert any(t.startswith("st ") for t in typed) and "You built a station" in out
         assert any(t in ("pay", "g") for t in typed)  # a tunnel was answered
+    if name == "nordiccountries":  # a claim with sets by its route, then its cards
+        assert any(t.startswith("cs ") for t in typed) and "You set out to claim" in out
     if name == "pennsylvania":
         assert "sh" in typed and "You took share" in out

@@ -158,13 +158,20 @@ class Menu:
             lines.extend(text.offered(view))
         for heading, entries in self.groups:
             if heading == _CLAIM:
-                lines.extend(_claim_lines(view, entries, every))
+                lines.extend(_route_lines(view, _CLAIM, entries, every))
                 continue
             if entries[0].number == 0:
                 lines.extend(_place_lines(view, heading, entries))
                 continue
             # A command several moves share is typed with words of their choice.
             shared = sorted({e.told.command for e in entries if e.told.command and not e.short})
+            routes = {e.told.route for e in entries}
+            if len(routes) > 1 and None not in routes:
+                # A variant's moves about several routes (claims with sets): a
+                # line per route, as the claims; chosen by 'COMMAND FROM TO'.
+                typed = f" ({', '.join(f'{c} FROM TO [WORDS]' for c in shared)})"
+                lines.extend(_route_lines(view, heading + typed, entries, every))
+                continue
             typed = f" ({', '.join(f'{c} WORDS' for c in shared)})" if shared else ""
             lines.append(f"{heading}{typed}:")
             for entry in entries:
@@ -183,28 +190,34 @@ _CLAIMS_SHOWN = 12
 _PLACE_MOVES_SHOWN = 12
 
 
-def _claim_lines(view: PlayerView, entries: Sequence[Entry], every: bool) -> list[str]:
+def _route_lines(
+    view: PlayerView, heading: str, entries: Sequence[Entry], every: bool
+) -> list[str]:
+    """Moves about routes (claims), a line per route with its ways to pay and
+    its notes; unless ``every``, at most :data:`_CLAIMS_SHOWN` routes, those
+    on the viewer's tickets' ways first."""
     by_route: dict[int, list[Entry]] = {}
     for entry in entries:
-        assert isinstance(entry.action, ClaimRoute)
-        by_route.setdefault(entry.action.route, []).append(entry)
+        route = entry.told.route
+        assert route is not None
+        by_route.setdefault(route, []).append(entry)
     shown = list(by_route)
     if not every and len(shown) > _CLAIMS_SHOWN:
         # Many routes: those on the viewer's tickets' cheapest ways first.
         wanted = text.wanted_routes(view)
         shown = sorted(shown, key=lambda r: r not in wanted)[:_CLAIMS_SHOWN]
         shown.sort()
-    lines = [f"{_CLAIM}:"]
+    lines = [f"{heading}:"]
     for route in shown:
         options = by_route[route]
-        paid = "  ".join(f"[{e.number}] {e.words}" for e in options)
+        paid = "  ".join(f"[{e.number}] {e.told.choice}" for e in options)
         notes = "; ".join(options[0].told.notes)
         lines.append(
             f"  {text.route(view.board, route)}: {paid}" + (f"  — {notes}" if notes else "")
         )
     hidden = len(by_route) - len(shown)
     if hidden:
-        lines.append(f"  ... and {hidden} more routes you may claim: 'm' lists every move")
+        lines.append(f"  ... and {hidden} more routes: 'm' lists every move")
     return lines
 
 
