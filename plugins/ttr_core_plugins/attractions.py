@@ -19,7 +19,9 @@ from ttr_core import (
     Board,
     ClaimRoute,
     GameState,
+    GameRules,
     MapField,
+    NativeRule,
     PlayerView,
     ScoreLine,
     VariantOption,
@@ -138,3 +140,10 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
             ]
         )
     return sheets
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: points per attraction touched."""
+    places = tuple(loc.name for loc in rules.board.locations if loc.extra.get("attraction"))
+    return [NativeRule("places_touched", rules.option(NAME, "points_per_attraction"), places)]

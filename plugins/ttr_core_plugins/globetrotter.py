@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ttr_core import Board, GameState, ScoreLine, hookimpl, ticket_outcomes
+from ttr_core import (
+    Board,
+    GameRules,
+    GameState,
+    NativeRule,
+    ScoreLine,
+    hookimpl,
+    ticket_outcomes,
+)
 
 #: The variant name this plugin is registered under.
 NAME = "globetrotter"
@@ -70,3 +78,9 @@ def ttr_score_lines(state: GameState) -> Sequence[Sequence[ScoreLine]]:
         label = f"{title}: {tickets} completed" + (" (most)" if won else "")
         sheets.append([ScoreLine(NAME, label, points if won else 0, shown="end")])
     return sheets
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: the bonus for the most tickets."""
+    return [NativeRule("most_tickets", bonus(rules.board))]

@@ -29,7 +29,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 
 from ttr_core import (
+    GameRules,
     GameState,
+    NativeRule,
     ScoreLine,
     ScoreSheet,
     VariantOption,
@@ -179,3 +181,9 @@ def ttr_tie_break(
     holding = holders(path_lengths(state))
     winners = [seat for seat in tied if seat in holding]
     return winners or None
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: the bonus and the tie-break."""
+    return [NativeRule("longest_trail", rules.option(NAME, "bonus"), tie_break=True)]

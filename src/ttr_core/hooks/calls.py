@@ -20,6 +20,7 @@ from ttr_core.model.board import Ticket
 from ttr_core.model.declarations import (
     ActionPurpose,
     MoveWords,
+    NativeRule,
     NonSeatOwner,
     RouteStyle,
     TicketEnds,
@@ -224,6 +225,14 @@ def run_deal_tickets(
         if result is not None:
             return hookcheck.dealt_tickets(impl, result, state.ticket_deck, count)
     return None
+
+
+def run_native_rules(rules: GameRules) -> dict[str, tuple[NativeRule, ...] | None]:
+    """Each variant's ``ttr_native_rules`` answer (checked), by variant name."""
+    return {
+        impl.variant: hookcheck.native_rules(impl, impl(rules), rules.board)
+        for impl in rules.native_rules
+    }
 
 
 # -- scoring and views ---------------------------------------------------------------

@@ -29,12 +29,14 @@ from ttr_core.errors import ArgumentError, PluginError, show
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.declarations import (
+    NATIVE_KINDS,
     ActionPurpose,
     BuildsToken,
     ClaimsRoute,
     ClosesRoute,
     Gains,
     MoveWords,
+    NativeRule,
     NonSeatOwner,
     RouteStyle,
     TicketEnds,
@@ -457,6 +459,28 @@ def ticket_ends(impl: HookImpl, result: object, locations: int) -> TicketEnds:
     if type(result.lost) is not int or not 0 <= result.lost <= MAX_TICKET_POINTS:
         _bad(impl, f"returned lost {_kind(result.lost)}: 0 to {MAX_TICKET_POINTS} points")
     return result
+
+
+def native_rules(impl: HookImpl, result: object, board: Board) -> tuple[NativeRule, ...] | None:
+    """``ttr_native_rules``: ``None`` or up to 8 :class:`NativeRule` of a known
+    kind, with whole points from 0 to 1,000 and places named on the board."""
+    if result is None:
+        return None
+    if isinstance(result, str | bytes) or not isinstance(result, Sequence) or len(result) > 8:
+        _bad(impl, f"must return None or up to 8 ttr_core.NativeRule, not {_kind(result)}")
+    names = {location.name for location in board.locations}
+    for rule in result:
+        if not isinstance(rule, NativeRule):
+            _bad(impl, f"returned {_kind(rule)}: a ttr_core.NativeRule")
+        if rule.kind not in NATIVE_KINDS:
+            _bad(impl, f"returned the kind {_kind(rule.kind)}: one of {', '.join(NATIVE_KINDS)}")
+        if type(rule.points) is not int or not 0 <= rule.points <= MAX_TICKET_POINTS:
+            _bad(impl, f"returned points {_kind(rule.points)}: 0 to {MAX_TICKET_POINTS}")
+        if type(rule.tie_break) is not bool:
+            _bad(impl, f"returned tie_break {_kind(rule.tie_break)}: a bool")
+        if not isinstance(rule.places, tuple) or any(p not in names for p in rule.places):
+            _bad(impl, f"returned places {_kind(rule.places)}: names of the board's locations")
+    return tuple(result)
 
 
 #: Most goals of one ticket, and most points a goal wins or a ticket loses.

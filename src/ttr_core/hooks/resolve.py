@@ -258,6 +258,7 @@ def _resolve_rules(
         view_words=impls("ttr_view_words"),
         before_claim=impls("ttr_before_claim"),
         deal_tickets=impls("ttr_deal_tickets"),
+        native_rules=impls("ttr_native_rules"),
     )
 
 

@@ -55,6 +55,7 @@ from ttr_core.model.declarations import (
     ActionTemplate,
     MapField,
     MoveWords,
+    NativeRule,
     NonSeatOwner,
     RouteStyle,
     TicketEnds,
@@ -183,6 +184,26 @@ def ttr_deal_tickets(state: GameState, seat: int, count: int, start: bool) -> Se
     The others keep their order. First result wins; never asked when no
     variant of the game implements it. Draws a plugin makes itself
     (``effects.draw_tickets``) are not asked.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def ttr_native_rules(rules: GameRules) -> Sequence[NativeRule] | None:
+    """This variant's whole effect on play and scoring in the compiled engine's
+    terms (:class:`ttr_core.NativeRule`), for the game ``rules`` (its options
+    read there), or ``None`` when it has none: the game then runs on the
+    Python kernel.
+
+    Asked once per game configuration when a :class:`ttr_core.Playout` is
+    made. A variant that changes play or scoring through any other hook
+    (filters, vetoes, its own actions, after-claim decisions, between turns,
+    at the game's end, score lines, tie-breaks, ticket connections, deals,
+    owners that are no seat) and does not answer here keeps its games on the
+    Python kernel. An answer is a promise that the rules declared are all it
+    does there: ``tests`` of the differential kind (``ttr verify``'s
+    ``native_agrees``) hold the two engines to it. Words, views, pictures and
+    the bots' advice need no declaration.
     """
     raise NotImplementedError
 

@@ -288,3 +288,32 @@ class Gains:
 
 #: What :func:`ttr_agent_action_purpose` may tell of an action.
 ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute | Gains
+
+
+#: :attr:`NativeRule.kind` values: the end scoring the compiled engine carries out.
+#:
+#: - ``"places_touched"``: each seat scores ``points`` for every location of
+#:   ``places`` (names) at an end of one of its routes, once each;
+#: - ``"longest_trail"``: the seat or seats with the longest trail of their own
+#:   routes (each route once, locations again; above 0) score ``points``, and
+#:   with ``tie_break`` they win a tie the core's rule left;
+#: - ``"most_tickets"``: the seat or seats with the most completed tickets
+#:   (above 0) score ``points``.
+NATIVE_KINDS = ("places_touched", "longest_trail", "most_tickets")
+
+
+@attrs.frozen
+class NativeRule:
+    """One of a variant's rules in the compiled engine's terms (hook
+    :func:`ttr_native_rules`): a kind of :data:`NATIVE_KINDS` and its values.
+
+    A variant that declares its rules this way says that they are *all* it
+    does to play and scoring: a game whose every variant does so (or does
+    nothing to play and scoring) runs on the compiled engine when it is
+    built (``ttr_core.native``); the differential tests hold the two equal.
+    """
+
+    kind: str
+    points: int = 0
+    places: tuple[str, ...] = attrs.field(default=(), converter=_tupled)
+    tie_break: bool = False

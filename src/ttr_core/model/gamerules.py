@@ -139,6 +139,8 @@ class GameRules:
     view_words: Impls = attrs.field(repr=False, default=())
     #: ``ttr_before_claim``: asked by ``apply`` of a legal ``ClaimRoute`` (the claim pipeline).
     before_claim: Impls = attrs.field(repr=False, default=())
+    #: ``ttr_native_rules``: asked once per configuration by ``ttr_core.native``.
+    native_rules: Impls = attrs.field(repr=False, default=())
     #: ``ttr_deal_tickets``: asked by the starting deal and ``DrawTickets`` (``ticket_draw``).
     deal_tickets: Impls = attrs.field(repr=False, default=())
     _option_map: dict[tuple[str, str], Any] = attrs.field(init=False, repr=False)
