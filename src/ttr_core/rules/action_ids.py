@@ -500,6 +500,39 @@ def action_from_id(state: GameState, action_id: int) -> Action:
     return ClaimRoute(seat, route, colour, wilds)  # type: ignore[arg-type]
 
 
+def core_actions(board: Board, players: int) -> tuple[tuple[Action | None, ...], ...]:
+    """For each seat, the core's action of every id of the board's space: the
+    shared objects :func:`ttr_core.legal_actions` lists (``None`` at the
+    ``KeepTickets`` ids, which are read against an offer). Built once per
+    board and player count."""
+    key = ("core_actions", players)
+    found: tuple[tuple[Action | None, ...], ...] | None = board.derived.get(key)
+    if found is None:
+        found = derive(board, key, lambda: _core_actions(board, players))
+    return found
+
+
+def _core_actions(board: Board, players: int) -> tuple[tuple[Action | None, ...], ...]:
+    space = _core_space(board, players)
+    table = action_table(board, players)
+    seats = []
+    for seat in range(players):
+        by_id: list[Action | None] = [None] * space.size
+        objects: list[Action] = [table.blind[seat], table.tickets[seat], table.passes[seat]]
+        objects += table.face_up[seat]
+        objects += table.all_wild[seat]
+        for colored in table.colored[seat]:
+            if colored is not None:
+                objects += [a for row in colored for cell in row for a in cell]
+        for gray in table.gray[seat]:
+            if gray is not None:
+                objects += [a for pay in gray for row in pay for cell in row for a in cell]
+        for action in objects:
+            by_id[space._by_object[id(action)]] = action
+        seats.append(tuple(by_id))
+    return tuple(seats)
+
+
 def legal_action_ids(state: GameState) -> tuple[int, ...]:
     """The ids of ``legal_actions(state)``, in the same order (fast: no hashing).
 

@@ -1,0 +1,365 @@
+"""The compiled engine behind the Python API: which games it plays, and the
+bridge between its compact state and a frozen :class:`~ttr_core.GameState`.
+
+A game runs on the compiled engine (``ttr_core.native._engine``, C) when it
+was built (:data:`ttr_core.native.available`) and every variant of the game
+either leaves play and scoring alone or declares all it does there in the
+engine's terms (hook ``ttr_native_rules``): :func:`why_not` says why a game
+does not. The engine then works on its own state and action ids; a frozen
+state is built only when asked (:func:`publish`), equal to the one the
+Python kernel reaches with the same actions (the differential tests play
+both in lock step).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ttr_core.errors import ArgumentError
+from ttr_core.hooks import calls
+from ttr_core.model.board import GRAY, wilds_pay
+from ttr_core.model.declarations import NativeRule
+from ttr_core.model.gamerules import GameRules
+from ttr_core.model.state import (
+    UNCLAIMED,
+    GameState,
+    Hand,
+    Pending,
+    PendingKind,
+    PlayerState,
+    Termination,
+)
+from ttr_core.native import _engine
+from ttr_core.rules.kernel.tables import action_table
+from ttr_core.rules.kernel.work import shuffler
+from ttr_core.rules.tickets import ends_of
+
+#: The environment variable that chooses the engine of every playout made
+#: without ``engine=``: ``auto`` (the default), ``native`` or ``python``.
+ENGINE_ENV = "TTR_CORE_ENGINE"
+
+#: The engines a playout can be asked for.
+ENGINES = ("auto", "native", "python")
+
+#: The rule-set fields (hooks) through which a variant changes play or scoring:
+#: a variant implementing one of them runs natively only by declaring its
+#: rules (``ttr_native_rules``).
+PLAY_HOOKS = (
+    "filter",
+    "veto",
+    "extra_actions",
+    "apply_action",
+    "after_claim",
+    "between_turns",
+    "game_over",
+    "score_lines",
+    "tie_break",
+    "non_seat_owners",
+    "ticket_connections",
+    "before_claim",
+    "deal_tickets",
+)
+
+#: The pending kinds the engine holds, by its numbers (the last: none).
+KINDS = (
+    PendingKind.TURN,
+    PendingKind.SECOND_CARD,
+    PendingKind.KEEP_TICKETS,
+    PendingKind.START_TICKETS,
+)
+_KIND_NUMBER = {kind: number for number, kind in enumerate(KINDS)}
+_NONE = 4
+#: Terminations the engine reaches, by its numbers.
+ENDINGS = (None, Termination.CARS, Termination.STALEMATE)
+_RETURNS = {"discard": 0, "bottom": 1, "box": 2}
+
+# Limits of the compiled engine's fixed-size state (_engine.c).
+_LIMITS = {
+    "seats": 6,
+    "card kinds": 16,
+    "face-up slots": 8,
+    "routes": 255,
+    "locations": 255,
+    "tickets": 256,
+}
+
+
+def engine_choice(engine: str | None) -> str:
+    """The engine asked for: ``engine``, else the environment's
+    (:data:`ENGINE_ENV`), else ``"auto"``; :class:`ArgumentError` for
+    anything but one of :data:`ENGINES`."""
+    chosen = engine if engine is not None else os.environ.get(ENGINE_ENV, "auto") or "auto"
+    if chosen not in ENGINES:
+        where = "engine" if engine is not None else ENGINE_ENV
+        shown = chosen if isinstance(chosen, str) and len(chosen) <= 40 else type(chosen).__name__
+        raise ArgumentError(f"{where} must be one of {', '.join(ENGINES)}, not {shown!r}")
+    return chosen
+
+
+def why_not(rules: GameRules) -> str | None:
+    """Why games of ``rules`` cannot run on the compiled engine, or ``None`` when they can."""
+    found = _prepared(rules)
+    return found if isinstance(found, str) else None
+
+
+def config(rules: GameRules) -> Any:
+    """The engine's ``Config`` of ``rules`` (built once per rule set);
+    :class:`ArgumentError` saying why when its games cannot run natively."""
+    found = _prepared(rules)
+    if isinstance(found, str):
+        raise ArgumentError(f"this game cannot run on the native engine: {found}")
+    return found
+
+
+def _prepared(rules: GameRules) -> Any:
+    found = rules.derived.get("native")
+    if found is None:
+        try:
+            found = _build(rules)
+        except ValueError as exc:  # a limit of the compiled engine
+            found = f"the game exceeds the native engine's limits ({exc})"
+        # Two threads may both build it: the same value, one of them kept.
+        found = rules.derived.setdefault("native", found)
+    return found
+
+
+def _declared(rules: GameRules) -> list[NativeRule] | str:
+    """The native rules every variant declares, or why a variant's are missing."""
+    answers = calls.run_native_rules(rules) if rules.native_rules else {}
+    declared: list[NativeRule] = []
+    for variant in rules.variants:
+        touches = [field for field in PLAY_HOOKS if any(i.variant == variant for i in getattr(rules, field))]
+        answer = answers.get(variant)
+        if answer is None:
+            if touches:
+                return (
+                    f"variant {variant!r} changes play or scoring ({', '.join(touches)}) "
+                    "and declares no native rules"
+                )
+            continue
+        declared += answer
+    return declared
+
+
+def _build(rules: GameRules) -> Any:
+    if _engine is None:
+        return "the native engine was not built (no C compiler when ttr-core was installed)"
+    declared = _declared(rules)
+    if isinstance(declared, str):
+        return declared
+    board = rules.board
+    mr = board.rules
+    players = rules.players
+    kinds = len(board.colors) + 1
+    sizes = {
+        "seats": players,
+        "card kinds": kinds,
+        "face-up slots": mr.display_size,
+        "routes": len(board.routes),
+        "locations": len(board.locations),
+        "tickets": len(board.tickets),
+    }
+    for what, most in _LIMITS.items():
+        if sizes[what] > most:
+            return f"{sizes[what]} {what}, more than the native engine holds ({most})"
+    if board.wild != kinds - 1:
+        return "the wild card is not the last card kind"
+    if mr.returned_tickets not in _RETURNS or mr.start_returned_tickets not in _RETURNS:
+        return "tickets returned somewhere the native engine does not know"
+    by_kind: dict[str, NativeRule] = {}
+    for rule in declared:
+        if rule.kind in by_kind:
+            return f"two variants declare the native rule {rule.kind!r}"
+        if rule.tie_break and rule.kind != "longest_trail":
+            return f"the native engine breaks ties by the longest trail only, not {rule.kind!r}"
+        by_kind[rule.kind] = rule
+    if rules.tie_break and not any(rule.tie_break for rule in declared):
+        return "a variant breaks ties and declares no native tie-break"
+    table = action_table(board, players)
+    core = (
+        players,
+        kinds,
+        mr.display_size,
+        mr.max_face_up_wilds,
+        table.turn_wild if 0 <= table.turn_wild < kinds else -1,
+        mr.end_trigger_cars,
+        mr.draw_tickets,
+        mr.draw_tickets_keep,
+        mr.start_tickets_keep,
+        _RETURNS[mr.returned_tickets],
+        _RETURNS[mr.start_returned_tickets],
+        int(rules.both_pair_routes_usable),
+        len(board.locations),
+    )
+    longest = max((route.length for route in board.routes), default=1)
+    points = tuple(mr.route_points.get(length, 0) for length in range(longest + 1))
+    loc = board.location_id
+    routes = tuple(
+        (
+            -1 if route.color == GRAY else board.colors.index(route.color),
+            route.length,
+            -1 if route.partner is None else route.partner,
+            loc(route.a),
+            loc(route.b),
+            0 if wilds_pay(mr, route) else 1,
+        )
+        for route in board.routes
+    )
+    tickets = tuple(
+        (end.start, tuple((goal.places, goal.points) for goal in end.goals), end.lost)
+        for end in ends_of(rules)
+    )
+    places = by_kind.get("places_touched")
+    trail = by_kind.get("longest_trail")
+    most = by_kind.get("most_tickets")
+    scoring = (
+        max(mr.start_tickets_dealt, mr.draw_tickets),
+        places.points if places else 0,
+        tuple(loc(name) for name in places.places) if places else (),
+        trail.points if trail else -1,
+        int(bool(trail and trail.tie_break)),
+        most.points if most else -1,
+    )
+    return _engine.Config(core, (routes, points), tickets, scoring)
+
+
+# -- state in, state out -------------------------------------------------------------
+
+
+def _shuffle_function(seed: int) -> Any:
+    def shuffle(number: int, cards: list[int]) -> None:
+        shuffler(seed, number).shuffle(cards)
+
+    return shuffle
+
+
+def why_not_state(state: GameState) -> str | None:
+    """Why ``state``'s game cannot go on on the compiled engine (its rules, or
+    the state itself: :func:`holds`), or ``None`` when it can."""
+    return why_not(state.rules) or holds(state)
+
+
+def holds(state: GameState) -> str | None:
+    """Why the engine cannot hold ``state`` (a variant's decision pending, a
+    route of an owner that is no seat, a game ended early ...), or ``None``."""
+    pending = state.pending
+    if pending is not None and (pending.kind not in _KIND_NUMBER or pending.data is not None):
+        return f"a {pending.kind!r} decision is pending"
+    if state.termination not in ENDINGS:
+        return f"the game ended by {state.termination}"
+    if state.forfeit is not None:
+        return "a seat forfeited"
+    players = len(state.players)
+    if any(not UNCLAIMED <= owner < players for owner in state.owners):
+        return "a route belongs to an owner that is no seat"
+    if any(player.play_points for player in state.players):
+        return "points were scored during play"
+    if len(state.start_offers) > 6:
+        return "too many starting offers"
+    return None
+
+
+def load(game: Any, state: GameState) -> None:
+    """Load ``state`` (one :func:`holds` accepts) into the engine's ``game``."""
+    pending = state.pending
+    kind = _NONE if pending is None else _KIND_NUMBER[pending.kind]
+    core = (
+        state.deck,
+        tuple(-1 if card is None else card for card in state.display),
+        state.discard,
+        state.ticket_deck,
+        state.ticket_discard,
+        state.owners,
+        state.boxed_tickets,
+        kind,
+        0 if pending is None else pending.player,
+        () if pending is None else pending.offered,
+        0 if pending is None else pending.min_keep,
+        state.start_offers,
+        state.final_turns,
+        state.passes,
+        state.turn,
+        state.shuffles,
+        ENDINGS.index(state.termination),
+        state.ply,
+    )
+    seats = tuple(
+        (p.hand.counts, p.known, p.cars, p.score, p.tickets, p.routes) for p in state.players
+    )
+    game.load(core, seats)
+
+
+def new_game_object(state: GameState) -> Any:
+    """A compiled ``Game`` holding ``state`` (whose rules run natively)."""
+    game = _engine.Game(config(state.rules), _shuffle_function(state.seed))
+    load(game, state)
+    return game
+
+
+def publish(game: Any, base: GameState) -> GameState:
+    """The engine's state as a frozen ``GameState`` of ``base``'s game (its board,
+    rules, seed, variant state and names), sharing ``base``'s players and
+    tuples where they are equal."""
+    core, seats = game.export()
+    (
+        deck,
+        display,
+        discard,
+        ticket_deck,
+        ticket_discard,
+        owners,
+        boxed,
+        kind,
+        player,
+        offered,
+        min_keep,
+        start_offers,
+        final_turns,
+        passes,
+        turn,
+        shuffles,
+        termination,
+        ply,
+    ) = core
+    table = action_table(base.board, len(base.players))
+    if kind == _NONE:
+        pending = None
+    elif kind == 0:
+        pending = table.turn[player]
+    elif kind == 1:
+        pending = table.second[player]
+    else:
+        pending = Pending(KINDS[kind], player, offered, min_keep)
+    players = []
+    for old, (counts, known, cars, score, tickets, routes) in zip(base.players, seats, strict=True):
+        hand = old.hand if old.hand.counts == counts else Hand(counts, old.hand.names)
+        new = PlayerState(hand, tickets, cars, routes, score, old.play_points, known)
+        players.append(old if new == old else new)
+
+    def same(new: tuple[Any, ...], old: tuple[Any, ...]) -> tuple[Any, ...]:
+        return old if new == old else new
+
+    return GameState(
+        base.board,
+        base.rules,
+        base.seed,
+        tuple(players),
+        same(deck, base.deck),
+        same(tuple(None if card < 0 else card for card in display), base.display),
+        same(discard, base.discard),
+        same(ticket_deck, base.ticket_deck),
+        same(ticket_discard, base.ticket_discard),
+        same(owners, base.owners),
+        pending,
+        start_offers,
+        final_turns,
+        passes,
+        turn,
+        shuffles,
+        ENDINGS[termination],
+        base.variant_state,
+        ply,
+        base.forfeit,
+        same(boxed, base.boxed_tickets),
+    )
