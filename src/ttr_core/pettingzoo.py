@@ -104,6 +104,11 @@ def env(
     )
 
 
+#: The engine of the environment's playout: the Python kernel, whose working
+#: state the observations are read from (the compiled engine writes its own
+#: in a later part: docs/performance.md).
+_ENGINE = "python"
+
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is untyped
     """A ttr-core game as a PettingZoo AEC environment (see :mod:`ttr_core.pettingzoo`).
 
@@ -293,7 +298,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
                     exc.reason, f"{agent} cannot take action id {aid}: {exc.message}"
                 ) from exc
             before = state
-            play = self._play = Playout(after)
+            play = self._play = Playout(after, engine=_ENGINE)
         # The line render() shows, worked out only if it is asked for (and only
         # with a render mode: otherwise no frozen state is made for it).
         self._last_move = None if before is None else (before, chosen, play.snapshot())
@@ -388,7 +393,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._skip_agent_selection = None
         self._last_move = None
         self.agent_selection = self.agents[0]
-        self._play = Playout(state)
+        self._play = Playout(state, engine=_ENGINE)
         self._moved()
         if state.is_over:
             self._finish(final_scores(state))

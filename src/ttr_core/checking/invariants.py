@@ -35,10 +35,12 @@ from ttr_core.model.state import (
     Termination,
     cards_outside_hands,
 )
+from ttr_core.rules.action_ids import legal_action_ids
 from ttr_core.rules.consistency import car_accounting, display_rules, route_ownership
 from ttr_core.rules.determinize import determinize
 from ttr_core.rules.engine import apply, legal_actions
-from ttr_core.rules.scoring import final_scores, score_sheets
+from ttr_core.native import why_not as why_not_native
+from ttr_core.rules.scoring import final_scores, score_sheets, utilities
 from ttr_core.rules.setup import new_game
 from ttr_core.rules.views import player_view
 from ttr_core.search.playout import Playout
@@ -373,14 +375,41 @@ def determinism(play: GamePlay) -> Iterator[str]:
 
 
 def playout_agrees(play: GamePlay) -> Iterator[str]:
-    """Played through a :class:`~ttr_core.Playout` (the rules kernel played in
-    place), the game's actions list the same legal actions and reach the same
-    states as through the pure API."""
-    playout = Playout(play.states[0])
+    """Played through a :class:`~ttr_core.Playout` on the Python kernel (the
+    rules kernel played in place), the game's actions list the same legal
+    actions and reach the same states as through the pure API."""
+    yield from _agrees(Playout(play.states[0], engine="python"), play)
+
+
+def native_agrees(play: GamePlay) -> Iterator[str]:
+    """Played on the compiled engine (when it was built and the game's
+    variants all declare native rules: ``ttr_native_rules``), the game's
+    actions list the same legal actions and ids, reach the same states, and
+    the engine's own count at the end (totals and winners) is
+    ``final_scores``': a variant's native declaration that is not all it does
+    shows here. Holds trivially for a game that does not run natively."""
+    if why_not_native(play.states[0]) is not None:
+        return
+    playout = Playout(play.states[0], engine="native")
+    yield from _agrees(playout, play)
+    last = play.states[-1]
+    if last.is_over and playout.is_over() and playout.snapshot() == last:
+        scores = final_scores(last)
+        if playout.returns() != tuple(utilities(scores.winners, len(last.players))):
+            yield "the native engine's count names other winners than final_scores"
+        if playout.totals() != tuple(sheet.total for sheet in scores.sheets):
+            yield "the native engine's count gives other totals than final_scores"
+
+
+def _agrees(playout: Playout, play: GamePlay) -> Iterator[str]:
+    native = playout.engine == "native"
     for i, action in enumerate(play.actions):
         state = play.states[i]
         if playout.legal_actions() != legal_actions(state):
             yield f"the playout lists other legal actions after {i} actions"
+            return
+        if native and playout.legal_ids() != legal_action_ids(state):
+            yield f"the native engine lists other action ids after {i} actions"
             return
         try:
             playout.apply(action)
@@ -409,6 +438,7 @@ _CORE: list[tuple[Kind, Callable[..., Iterable[str] | None], int]] = [
     ("game", terminates, 1),
     ("game", determinism, 1),
     ("game", playout_agrees, 1),
+    ("game", native_agrees, 1),
 ]
 
 

@@ -407,7 +407,7 @@ class ObservationTracker:
             raise
 
     def _update(self, play: Playout) -> bool:
-        work = play._check()  # read only: the kernel's working state
+        work = play._reading()  # read only: the kernel's working state
         rules = work.rules
         if rules is not self._rules:
             self._accept(play)
@@ -556,7 +556,7 @@ class ObservationTracker:
 
     def _accept(self, play: Playout) -> None:
         """Check a playout of other rules against the encoder's configuration."""
-        work = play._work
+        work = play._reading()
         if not self.encoder._plays(work.board, len(work.players), work.rules):
             # The view's check gives the message.
             self.encoder.encode(player_view(play.snapshot(), self.seat))

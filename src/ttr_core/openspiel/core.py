@@ -143,7 +143,8 @@ class _Core:
         """The playout, made from the frozen state at the first action."""
         play = self.play
         if play is None:
-            play = self.play = Playout(self.snapshot())
+            # The Python kernel: _play reads its working state around each action.
+            play = self.play = Playout(self.snapshot(), engine="python")
             self.frozen = None
         return play
 

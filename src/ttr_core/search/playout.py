@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import operator
 import os
+import random
 from collections.abc import Iterable, Mapping
 from itertools import repeat
 from typing import Any
 
-from ttr_core.errors import PluginError
+from ttr_core.errors import ArgumentError, PluginError
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState, PendingKind, check_state
+from ttr_core.native.engine import engine_choice
+from ttr_core.native.engine import why_not_state as native_reason
+from ttr_core.rules.action_ids import action_from_id, ids_of_listed, rules_space
 from ttr_core.rules.engine import apply, legal_actions
 from ttr_core.rules.kernel import rules as kernel
 from ttr_core.rules.kernel.legal import or_pass, second_card_actions, turn_actions
@@ -42,6 +46,14 @@ class Playout:
     nothing); :meth:`snapshot` gives the frozen state it has reached, equal to
     the one the pure API reaches with the same actions.
 
+    ``engine``: ``"auto"`` (the default, or the environment's
+    ``TTR_CORE_ENGINE``) plays on the compiled engine when it was built and
+    every variant of the game runs natively (:func:`ttr_core.native.why_not`
+    says why a game does not), else on the Python kernel; ``"python"`` asks
+    for the Python kernel, ``"native"`` for the compiled engine
+    (:class:`ArgumentError` saying why a game cannot have it). Both play the
+    same games, action for action; :attr:`engine` says which plays.
+
     An action that is not among :meth:`legal_actions` is refused with the
     same typed error :func:`ttr_core.apply` raises, and changes nothing. A
     plugin that fails while an action is carried out (a
@@ -53,10 +65,25 @@ class Playout:
     ordinary frozen states, safe anywhere.
     """
 
-    __slots__ = ("_both", "_broken", "_fast_apply", "_fast_legal", "_legal", "_work")
+    __slots__ = ("_both", "_broken", "_fast_apply", "_fast_legal", "_legal", "_native", "_work")
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, engine: str | None = None, *, _twin: Any = None) -> None:
+        self._native: Any = _twin
+        if _twin is not None:  # a clone of a native playout: its compiled copy
+            return
         check_state(state)
+        # The compiled engine plays the game when it can (and is not refused);
+        # the Python kernel otherwise: the same games either way.
+        chosen = engine_choice(engine)
+        if chosen != "python":
+            reason = native_reason(state)
+            if reason is None:
+                from ttr_core.search.compiled import NativeGame
+
+                self._native = NativeGame(state)
+                return
+            if chosen == "native":
+                raise ArgumentError(f"this game cannot run on the native engine: {reason}")
         work = Work(state)
         work.keep_masks()
         self._work = work
@@ -80,11 +107,26 @@ class Playout:
         variants: Iterable[str] | None = None,
         options: Mapping[str, Mapping[str, Any]] | None = None,
         tickets: str | os.PathLike[str] | None = None,
+        engine: str | None = None,
     ) -> Playout:
-        """A new game, set up as :func:`new_game` sets it up (same arguments, same errors)."""
-        return cls(new_game(map, players, seed, variants, options, tickets))
+        """A new game, set up as :func:`new_game` sets it up (same arguments, same
+        errors); ``engine`` as for :class:`Playout`."""
+        engine_choice(engine)  # a bad engine is refused before the game is set up
+        return cls(new_game(map, players, seed, variants, options, tickets), engine)
+
+    @property
+    def engine(self) -> str:
+        """Which engine plays the game: ``"python"`` (the Python kernel) or
+        ``"native"`` (the compiled engine, :mod:`ttr_core.native`)."""
+        return "python" if self._native is None else "native"
 
     # -- reading ------------------------------------------------------------
+
+    def _reading(self) -> Work:
+        """The working state, to read only (what the observation tracker reads)."""
+        if self._native is not None:
+            return self._native._reading()  # type: ignore[no-any-return]
+        return self._check()
 
     def _check(self) -> Work:
         if self._broken is not None:
@@ -94,16 +136,22 @@ class Playout:
     @property
     def current_player(self) -> int | None:
         """The seat whose decision the game waits for; ``None`` once it is over."""
+        if self._native is not None:
+            return self._native.current_player  # type: ignore[no-any-return]
         pending = self._check().pending
         return None if pending is None else pending.player
 
     @property
     def ply(self) -> int:
         """Actions applied since the game began (as :attr:`GameState.ply`)."""
+        if self._native is not None:
+            return self._native.ply  # type: ignore[no-any-return]
         return self._check().ply
 
     def is_over(self) -> bool:
         """Whether the game has ended."""
+        if self._native is not None:
+            return self._native.is_over()  # type: ignore[no-any-return]
         return self._check().termination is not None
 
     def snapshot(self) -> GameState:
@@ -112,6 +160,8 @@ class Playout:
         Cheap when nothing changed since the last snapshot (the same object),
         and otherwise shares every part that did not change with it.
         """
+        if self._native is not None:
+            return self._native.snapshot()  # type: ignore[no-any-return]
         return self._check().published()
 
     def scores(self) -> FinalScores:
@@ -122,18 +172,29 @@ class Playout:
     def returns(self) -> tuple[float, ...]:
         """Each seat's zero-sum result once the game is over (OpenSpiel's
         ``returns``, see :func:`utilities`): all zeros before that."""
+        if self._native is not None:
+            return self._native.returns()  # type: ignore[no-any-return]
         work = self._check()
         players = len(work.players)
         if work.termination is None:
             return (0.0,) * players
         return tuple(utilities(final_scores(work.published()).winners, players))
 
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's final total (the sheets' totals of :meth:`scores`;
+        :class:`GameNotOverError` before the end)."""
+        if self._native is not None:
+            return self._native.totals()  # type: ignore[no-any-return]
+        return tuple(sheet.total for sheet in self.scores().sheets)
+
     def clone(self) -> Playout:
         """An independent copy: playing one changes nothing in the other."""
+        if self._native is not None:
+            return Playout(self._native.base, _twin=self._native.clone())
         work = self._check()
         state = work.published()
         work.share_masks()  # the twin loads them from the cache, not from every route
-        twin = Playout(state)
+        twin = Playout(state, engine="python")
         twin._legal = self._legal
         return twin
 
@@ -142,6 +203,8 @@ class Playout:
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action the seat to decide may take, exactly as
         :func:`ttr_core.legal_actions` lists them for :meth:`snapshot`."""
+        if self._native is not None:
+            return self._native.legal_actions()  # type: ignore[no-any-return]
         legal = self._legal
         if legal is not None:
             return legal
@@ -183,10 +246,31 @@ class Playout:
         legal = self._legal = tuple(acts)
         return legal
 
+    def legal_ids(self) -> tuple[int, ...]:
+        """The action ids (:func:`ttr_core.action_space`) of :meth:`legal_actions`,
+        in the same order."""
+        if self._native is not None:
+            return self._native.legal_ids()  # type: ignore[no-any-return]
+        return ids_of_listed(
+            rules_space(self._check().rules), self.legal_actions(), self.snapshot
+        )
+
+    def apply_id(self, action_id: int) -> None:
+        """Carry out the legal action of id ``action_id``; an id that is not legal
+        here is refused with the error :func:`ttr_core.apply` raises for its
+        action, and changes nothing."""
+        if self._native is not None:
+            self._native.apply_id(action_id)
+            return
+        self.apply(action_from_id(self.snapshot(), action_id))
+
     def apply(self, action: Action) -> None:
         """Carry out ``action``. Raises what :func:`ttr_core.apply` raises for an
         action it refuses (:class:`IllegalAction`, :class:`ArgumentError`), and
         then changes nothing."""
+        if self._native is not None:
+            self._native.apply(action)
+            return
         if self._broken is not None:
             self._check()
         work = self._work
@@ -217,6 +301,22 @@ class Playout:
         except BaseException as exc:
             self._broken = f"{type(exc).__name__} while {action!r} was carried out: {exc}"
             raise
+
+    def play_random(self, chooser: random.Random, max_actions: int) -> list[Action]:
+        """Play on choosing uniformly with ``chooser`` (``legal[chooser.randrange(n)]``,
+        no draw for a single choice: :func:`ttr_core.random_playout`'s choices)
+        until the game ends or ``max_actions`` were applied; the actions
+        applied. The compiled engine makes the same choices from the same
+        generator, which it leaves as this loop would."""
+        if self._native is not None:
+            return self._native.play_random(chooser, max_actions)  # type: ignore[no-any-return]
+        history: list[Action] = []
+        while not self.is_over() and len(history) < max_actions:
+            legal = self.legal_actions()
+            action = legal[chooser.randrange(len(legal))] if len(legal) > 1 else legal[0]
+            self.apply(action)
+            history.append(action)
+        return history
 
     def _slow(self, work: Work, action: Action) -> None:
         new = apply(work.published(), action)  # raises, and changes nothing, if refused

@@ -77,13 +77,8 @@ def random_playout(
         map, players, seed=seed, variants=variants, options=options, tickets=tickets
     )
     chooser = random.Random(seed)
-    history: list[Action] = []
-    while not playout.is_over():
-        legal = playout.legal_actions()
-        action: Action = legal[chooser.randrange(len(legal))] if len(legal) > 1 else legal[0]
-        playout.apply(action)
-        history.append(action)
-        if len(history) >= max_actions:
-            raise ArgumentError(f"the game did not end within max_actions={max_actions} actions")
+    history = playout.play_random(chooser, max_actions)
+    if len(history) >= max_actions:  # even when the last action ended the game
+        raise ArgumentError(f"the game did not end within max_actions={max_actions} actions")
     state = playout.snapshot()
     return PlayoutResult(state, final_scores(state), len(history), tuple(history))

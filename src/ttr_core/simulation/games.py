@@ -184,7 +184,7 @@ def play_game(
     # An agent whose act is RandomAgent's reads no view, so none is built for
     # it: its choice is RandomAgent.act's (uniform_choice), from its generator.
     viewless = [_reads_no_view(agent) for agent in agents]
-    playout = Playout(state)
+    playout = Playout(state, engine="python")  # read in place: the Python kernel's Work
     work = playout._work  # the failure states are read off the working state
     history: list[Action] = []
     met: Counter[str] = Counter()

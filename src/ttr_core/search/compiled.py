@@ -1,0 +1,230 @@
+"""A playout on the compiled engine: :class:`ttr_core.Playout`'s contract, in C.
+
+``Playout(state)`` plays through one of these when the compiled engine was
+built and the game's variants all run natively (:func:`ttr_core.native.why_not`);
+``engine="python"`` (or ``TTR_CORE_ENGINE=python``) asks for the Python
+kernel, ``engine="native"`` refuses a game the compiled engine cannot play.
+It lists the same legal actions (the same shared objects, in the same
+order), reaches the same states (:meth:`snapshot`) and scores the same as
+the Python kernel: the differential tests play both in lock step.
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import repeat
+from typing import Any
+
+from ttr_core.errors import GameNotOverError, IllegalAction, PluginError, Reason
+from ttr_core.model.actions import Action, KeepTickets, keep_choices
+from ttr_core.model.state import GameState
+from ttr_core.native import engine as native
+from ttr_core.rules.action_ids import action_from_id, core_actions
+from ttr_core.rules.engine import apply
+from ttr_core.rules.kernel.work import Work
+from ttr_core.rules.scoring import utilities
+
+_KEEP_KINDS = (2, 3)  # the engine's numbers of the two ticket choices
+
+
+class NativeGame:
+    """What a :class:`~ttr_core.Playout` plays through on the compiled engine
+    (see the module): the playout's methods, on the engine's state."""
+
+    __slots__ = ("_actions", "_base", "_broken", "_game", "_ids", "_legal", "_read", "_stale")
+
+    def __init__(self, state: GameState) -> None:
+        # The playout has checked the state and that the engine holds it.
+        self._game: Any = native.new_game_object(state)
+        self._base = state
+        self._stale = False
+        self._legal: tuple[Action, ...] | None = None
+        self._ids: tuple[int, ...] | None = None
+        self._broken: str | None = None
+        self._actions = core_actions(state.board, len(state.players))
+        self._read: Work | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and copied) as its position: the compiled state is rebuilt from it.
+        self._usable()
+        return (NativeGame, (self.snapshot(),))
+
+    @property
+    def base(self) -> GameState:
+        """The frozen state published last (a snapshot, perhaps behind the game)."""
+        return self._base
+
+    # -- reading ------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision the game waits for; ``None`` once it is over."""
+        return self._usable().player  # type: ignore[no-any-return]
+
+    @property
+    def ply(self) -> int:
+        """Actions applied since the game began (as :attr:`GameState.ply`)."""
+        return self._usable().ply  # type: ignore[no-any-return]
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._usable().over  # type: ignore[no-any-return]
+
+    def snapshot(self) -> GameState:
+        """The frozen state reached (see :meth:`Playout.snapshot`)."""
+        game = self._usable()
+        if self._stale:
+            self._base = native.publish(game, self._base)
+            self._stale = False
+        return self._base
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's zero-sum result once the game is over (see :meth:`Playout.returns`),
+        from the compiled engine's own count."""
+        game = self._usable()
+        players = len(self._base.players)
+        if not game.over:
+            return (0.0,) * players
+        return tuple(utilities(game.scores()[2], players))
+
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's final total by the compiled engine's own count (what
+        ``final_scores`` adds up; :class:`GameNotOverError` before the end)."""
+        game = self._usable()
+        if not game.over:
+            raise GameNotOverError("totals() needs a finished game")
+        return game.scores()[0]  # type: ignore[no-any-return]
+
+    def clone(self) -> NativeGame:
+        """An independent copy: playing one changes nothing in the other (one copy
+        of the compiled state)."""
+        game = self._usable()
+        twin = NativeGame.__new__(NativeGame)
+        twin._game = game.clone()
+        twin._base = self._base
+        twin._stale = self._stale
+        twin._legal = self._legal
+        twin._ids = self._ids
+        twin._broken = None
+        twin._actions = self._actions
+        twin._read = None
+        return twin
+
+    def _reading(self) -> Work:
+        """A working state of the position, to read only (the observation tracker
+        reads one): loaded from :meth:`snapshot`, once per position."""
+        state = self.snapshot()
+        work = self._read
+        if work is None or work.base is not state:
+            work = Work(state)
+            work.keep_masks()
+            self._read = work
+        return work
+
+    def _usable(self) -> Any:
+        if self._broken is not None:
+            raise PluginError(f"this playout is unusable: {self._broken}")
+        return self._game
+
+    # -- playing ------------------------------------------------------------
+
+    def legal_ids(self) -> tuple[int, ...]:
+        """The action ids (:func:`ttr_core.action_space`) of :meth:`legal_actions`,
+        in the same order."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = self._usable().legal()
+        return ids
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the seat to decide may take, exactly as
+        :func:`ttr_core.legal_actions` lists them for :meth:`snapshot`."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        game = self._usable()
+        ids = self.legal_ids()
+        if game.kind in _KEEP_KINDS:
+            pending = self.snapshot().pending
+            assert pending is not None
+            legal = tuple(keep_choices(pending.player, pending.offered, pending.min_keep))
+        else:
+            by_id = self._actions[game.player] if ids else ()
+            legal = tuple(map(by_id.__getitem__, ids))
+        self._legal = legal
+        return legal
+
+    def apply_id(self, action_id: int) -> None:
+        """Carry out the legal action of id ``action_id``. An id that is not legal
+        here is refused with the error :func:`ttr_core.apply` raises for its
+        action (:class:`IllegalAction`, :class:`ArgumentError`), and changes
+        nothing."""
+        game = self._usable()
+        ids = self.legal_ids()
+        if type(action_id) is not int or action_id not in ids:
+            # The pure API's error for it, from the position (refused: nothing changes).
+            position = self.snapshot()
+            apply(position, action_from_id(position, action_id))
+            raise IllegalAction(Reason.UNKNOWN_ACTION, f"action id {action_id} is not legal here")
+        self._step(game, action_id)
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action``, as :meth:`Playout.apply` does."""
+        game = self._usable()
+        legal = self.legal_actions()
+        try:
+            index = list(map(operator.is_, legal, repeat(action))).index(True)
+        except ValueError:
+            index = -1
+        if index < 0:
+            # Not one of the listed objects: the pure API checks it (and raises,
+            # changing nothing, if it is refused); an equal action goes on.
+            new = apply(self.snapshot(), action)
+            native.load(game, new)
+            self._base, self._stale = new, False
+            self._legal = self._ids = None
+            return
+        self._step(game, self.legal_ids()[index])
+
+    def _step(self, game: Any, action_id: int) -> None:
+        if self._stale is False:
+            self._stale = True
+        self._legal = self._ids = None
+        try:
+            game.apply(action_id)
+        except BaseException as exc:
+            self._broken = f"{type(exc).__name__} while action id {action_id} was carried out: {exc}"
+            raise
+
+    def play_random(self, chooser: Any, max_actions: int) -> list[Action]:
+        """Play on with random choices as :func:`ttr_core.random_playout` makes
+        them with ``chooser`` (a ``random.Random``, left as it would be), at
+        most ``max_actions`` actions; the actions applied."""
+        game = self._usable()
+        version, words, gauss = chooser.getstate()
+        history: list[int] = []
+        offers: list[tuple[int, ...]] = []
+        self._stale = True
+        self._legal = self._ids = None
+        try:
+            done, twister = game.play(words, max_actions, history, offers)
+        except BaseException as exc:
+            self._broken = f"{type(exc).__name__} during a random playout: {exc}"
+            raise
+        chooser.setstate((version, twister, gauss))
+        actions = self._actions
+        keep_base = game.config.keep_base
+        offer = iter(offers)
+        played: list[Action] = []
+        for entry in history:
+            seat, aid = entry & 7, entry >> 3
+            if aid >= keep_base:
+                offered = next(offer)
+                mask = aid - keep_base
+                kept = frozenset(t for i, t in enumerate(offered) if mask >> i & 1)
+                played.append(KeepTickets(seat, kept))
+            else:
+                found = actions[seat][aid]
+                assert found is not None
+                played.append(found)
+        return played

@@ -1,0 +1,389 @@
+"""The compiled rules engine (ttr_core.native): the Python kernel's games, in C.
+
+The differential test plays random games on both engines in lock step and
+compares every legal list (actions and ids), every state (every seat's hand,
+tickets and known cards, the decks and piles: public and hidden parts) and
+the engine's own count at the end against ``final_scores``. ``nox -s
+differential_native`` plays a hundred times as many games.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import random
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import ttr_core
+from ttr_core import (
+    ArgumentError,
+    GameNotOverError,
+    IllegalAction,
+    NativeRule,
+    Playout,
+    PluginError,
+    ScoreLine,
+    hookimpl,
+)
+from ttr_core import native as native_package
+from ttr_core.native import engine as native
+from ttr_core.rules.action_ids import legal_action_ids
+from ttr_core.rules.scoring import utilities
+
+pytestmark = pytest.mark.skipif(
+    not native_package.available,
+    reason="the native engine was not built (nox -s tests builds and requires it)",
+)
+
+#: (map, players, variants or None for the map's defaults, options, games): every
+#: map the engine plays with its variants, and every map without variants.
+CONFIGS: list[tuple[str, int, Sequence[str] | None, dict[str, Any] | None, int]] = [
+    ("newyork", 2, None, None, 1000),
+    ("newyork", 3, None, None, 150),
+    ("newyork", 4, None, {"attractions": {"points_per_attraction": 3}}, 150),
+    ("newyork", 2, [], None, 200),
+    ("usa", 2, None, None, 150),
+    ("usa", 3, ["longest_route", "globetrotter"], {"longest_route": {"bonus": 0}}, 40),
+    ("usa", 4, None, None, 40),
+    ("usa", 5, ["globetrotter"], None, 20),
+    ("nederland", 3, [], None, 60),  # staggered starting scores
+    ("amsterdam", 2, [], None, 100),
+    ("europe", 4, [], None, 30),  # starting tickets not kept go to the box
+    ("switzerland", 3, [], None, 40),
+    ("nordiccountries", 3, [], None, 40),
+    ("pennsylvania", 4, [], None, 30),
+    ("india", 4, [], None, 30),
+]
+SCALE = int(os.environ.get("TTR_NATIVE_DIFFERENTIAL_SCALE", "1"))
+
+
+def lock_step(seed: int, map: str, players: int, variants: Any, options: Any) -> int:
+    """One random game on both engines, compared all the way; its length."""
+    state = ttr_core.new_game(map, players, seed=seed, variants=variants, options=options)
+    python = Playout(state, engine="python")
+    compiled = Playout(state, engine="native")
+    assert compiled.engine == "native" and python.engine == "python"
+    rng = random.Random(seed)
+    steps = 0
+    while True:
+        legal = python.legal_actions()
+        assert compiled.legal_actions() == legal, f"step {steps}: legal actions differ"
+        ids = compiled.legal_ids()
+        assert ids == python.legal_ids(), f"step {steps}: legal ids differ"
+        assert compiled.snapshot() == python.snapshot(), f"step {steps}: states differ"
+        assert compiled.current_player == python.current_player
+        assert compiled.ply == python.ply
+        assert compiled.is_over() == python.is_over()
+        if not legal:
+            break
+        i = rng.randrange(len(legal))
+        python.apply(legal[i])
+        if steps % 2:
+            compiled.apply_id(ids[i])
+        else:
+            compiled.apply(compiled.legal_actions()[i])
+        steps += 1
+    scores = python.scores()
+    assert compiled.scores() == scores
+    assert compiled.totals() == tuple(sheet.total for sheet in scores.sheets)
+    assert compiled.returns() == tuple(utilities(scores.winners, players))
+    return steps
+
+
+@pytest.mark.parametrize(
+    ("map", "players", "variants", "options", "games"),
+    CONFIGS,
+    ids=[f"{m}:{p}:{'default' if v is None else '+'.join(v) or 'none'}" for m, p, v, _, _ in CONFIGS],
+)
+def test_the_native_engine_plays_the_python_kernels_games(
+    map: str, players: int, variants: Any, options: Any, games: int
+) -> None:
+    for seed in range(games * SCALE):
+        assert lock_step(seed, map, players, variants, options) > 0
+
+
+def test_random_playout_is_the_same_game_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    for map, players in [("newyork", 2), ("usa", 4), ("europe", 3)]:
+        for seed in range(6):
+            native_result = ttr_core.random_playout(map, players, seed=seed, variants=None)
+            monkeypatch.setenv(native.ENGINE_ENV, "python")
+            python_result = ttr_core.random_playout(map, players, seed=seed)
+            monkeypatch.delenv(native.ENGINE_ENV)
+            assert native_result == python_result
+            assert native_result.history == python_result.history
+
+
+def test_random_playout_keeps_its_action_bound_on_the_native_engine() -> None:
+    with pytest.raises(ArgumentError, match="did not end within max_actions=10 actions"):
+        ttr_core.random_playout("newyork", 2, seed=3, max_actions=10)
+    length = ttr_core.random_playout("newyork", 2, seed=3).actions
+    with pytest.raises(ArgumentError):  # the bound reached by the last action: refused, as before
+        ttr_core.random_playout("newyork", 2, seed=3, max_actions=length)
+    assert ttr_core.random_playout("newyork", 2, seed=3, max_actions=length + 1).actions == length
+
+
+# -- which engine plays ------------------------------------------------------------------
+
+
+def test_auto_plays_natively_where_every_variant_declares_its_rules() -> None:
+    assert Playout.new("newyork", 2, seed=1).engine == "native"
+    assert Playout.new("usa", 4, seed=1).engine == "native"
+    assert Playout.new("europe", 4, seed=1, variants=[]).engine == "native"
+    europe = Playout.new("europe", 4, seed=1)
+    assert europe.engine == "python"
+    reason = native_package.why_not(europe.snapshot())
+    assert reason is not None and "'tunnels'" in reason and "declares no native rules" in reason
+    assert native_package.why_not(ttr_core.new_game("usa", 2, seed=1)) is None
+
+
+def test_the_engine_can_be_forced_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Playout.new("newyork", 2, seed=1, engine="python").engine == "python"
+    with pytest.raises(ArgumentError, match="cannot run on the native engine: variant 'tolls'"):
+        Playout.new("nederland", 2, seed=1, engine="native")
+    monkeypatch.setenv(native.ENGINE_ENV, "python")
+    assert Playout.new("newyork", 2, seed=1).engine == "python"
+    assert Playout.new("newyork", 2, seed=1, engine="native").engine == "native"
+    monkeypatch.setenv(native.ENGINE_ENV, "fast")
+    with pytest.raises(ArgumentError, match="TTR_CORE_ENGINE must be one of auto, native, python"):
+        Playout.new("newyork", 2, seed=1)
+
+
+@pytest.mark.parametrize("engine", ["C", "", 3, None.__class__])
+def test_a_bad_engine_is_refused_before_a_game_is_set_up(engine: Any) -> None:
+    with pytest.raises(ArgumentError, match="engine must be one of auto, native, python"):
+        Playout.new("newyork", 2, seed=1, engine=engine)
+
+
+def test_why_not_takes_states_and_rules_only() -> None:
+    state = ttr_core.new_game("newyork", 2, seed=1)
+    assert native_package.why_not(state.rules) is None
+    with pytest.raises(ArgumentError, match="GameState or GameRules"):
+        native_package.why_not("newyork")
+
+
+def test_a_state_the_engine_cannot_hold_plays_on_the_python_kernel() -> None:
+    state = ttr_core.new_game("newyork", 2, seed=1)
+    over = ttr_core.end_game(state, ttr_core.Termination.RESIGNATION, seat=0)
+    assert Playout(over).engine == "python"
+    with pytest.raises(ArgumentError, match="seat forfeited|ended by"):
+        Playout(over, engine="native")
+
+
+# -- the playout's contract ------------------------------------------------------------
+
+
+def test_a_refused_action_raises_the_pure_apis_error_and_changes_nothing() -> None:
+    play = Playout.new("newyork", 2, seed=5)
+    while play.current_player is not None and play.snapshot().pending.kind != "turn":  # type: ignore[union-attr]
+        play.apply(play.legal_actions()[0])
+    before = play.snapshot()
+    wrong_seat = ttr_core.DrawBlind(1 - before.current_player)  # type: ignore[operator]
+    with pytest.raises(IllegalAction) as native_error:
+        play.apply(wrong_seat)
+    with pytest.raises(IllegalAction) as pure_error:
+        ttr_core.apply(before, wrong_seat)
+    assert native_error.value.reason == pure_error.value.reason
+    assert str(native_error.value) == str(pure_error.value)
+    assert play.snapshot() == before and play.legal_ids() == legal_action_ids(before)
+    for bad in (10**9, -1, "0", 2.0, True):
+        with pytest.raises((IllegalAction, ArgumentError)):
+            play.apply_id(bad)  # type: ignore[arg-type]
+    assert play.snapshot() is before
+    not_legal = next(i for i in range(ttr_core.action_space(before.board, 2).size) if i not in play.legal_ids())
+    with pytest.raises(IllegalAction):
+        play.apply_id(not_legal)
+    assert play.snapshot() is before
+
+
+def test_an_equal_action_that_is_not_the_listed_object_is_carried_out() -> None:
+    play = Playout.new("newyork", 2, seed=2)
+    twin = Playout.new("newyork", 2, seed=2, engine="python")
+    for _ in range(30):
+        action = copy.deepcopy(play.legal_actions()[-1])
+        play.apply(action)
+        twin.apply(twin.legal_actions()[-1])
+        assert play.snapshot() == twin.snapshot()
+    assert play.engine == "native"
+
+
+def test_a_clone_plays_on_apart() -> None:
+    play = Playout.new("usa", 3, seed=9)
+    rng = random.Random(1)
+    for _ in range(40):
+        legal = play.legal_actions()
+        play.apply(legal[rng.randrange(len(legal))])
+    at = play.snapshot()
+    twin = play.clone()
+    assert twin.engine == "native" and twin.snapshot() == at
+    while not twin.is_over():
+        twin.apply(twin.legal_actions()[0])
+    assert play.snapshot() == at and not play.is_over()
+    again = play.clone()
+    while not again.is_over():
+        again.apply(again.legal_actions()[0])
+    assert again.snapshot() == twin.snapshot() and again.scores() == twin.scores()
+
+
+def test_scores_and_totals_wait_for_the_end() -> None:
+    play = Playout.new("newyork", 2, seed=1)
+    with pytest.raises(GameNotOverError):
+        play.totals()
+    assert play.returns() == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_native_playout_pickles_and_copies_as_its_position(how: str) -> None:
+    play = Playout.new("newyork", 2, seed=4)
+    for _ in range(12):
+        play.apply(play.legal_actions()[-1])
+    twin = pickle.loads(pickle.dumps(play)) if how == "pickle" else copy.deepcopy(play)
+    assert twin.engine == "native" and twin.snapshot() == play.snapshot()
+    while not twin.is_over():
+        twin.apply(twin.legal_actions()[0])
+        play.apply(play.legal_actions()[0])
+    assert twin.snapshot() == play.snapshot()
+
+
+def test_native_playouts_in_many_threads_play_the_same_games(busy_switching: None) -> None:
+    games = [(map, seed) for map in ("newyork", "usa") for seed in range(6)]
+    alone = {g: ttr_core.random_playout(g[0], 2, seed=g[1]) for g in games}
+    found: dict[tuple[str, int], Any] = {}
+    errors: list[BaseException] = []
+
+    def play(chunk: list[tuple[str, int]]) -> None:
+        try:
+            for g in chunk:
+                found[g] = ttr_core.random_playout(g[0], 2, seed=g[1])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(games[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and found == alone
+
+
+# -- declaring native rules ------------------------------------------------------------
+
+
+class Liar:
+    """A variant that scores 1 point per attraction but tells the engine 5."""
+
+    @hookimpl
+    def ttr_score_lines(self, state: ttr_core.GameState) -> list[list[ScoreLine]]:
+        from ttr_core_plugins.attractions import attractions_touched
+
+        return [
+            [ScoreLine("liar", "Attractions", len(attractions_touched(state, seat)))]
+            for seat in range(state.num_players)
+        ]
+
+    @hookimpl
+    def ttr_native_rules(self, rules: ttr_core.GameRules) -> list[NativeRule]:
+        places = tuple(x.name for x in rules.board.locations if x.extra.get("attraction"))
+        return [NativeRule("places_touched", 5, places)]
+
+
+class Silent:
+    """A variant that scores and declares nothing native."""
+
+    @hookimpl
+    def ttr_score_lines(self, state: ttr_core.GameState) -> list[list[ScoreLine]]:
+        return [[ScoreLine("silent", "Nothing", 0)] for _ in range(state.num_players)]
+
+
+class Bad:
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    @hookimpl
+    def ttr_native_rules(self, rules: ttr_core.GameRules) -> Any:
+        return self.answer
+
+
+@pytest.fixture
+def variant() -> Any:
+    names: list[str] = []
+
+    def register(name: str, plugin: object) -> None:
+        ttr_core.register_variant(name, plugin)
+        names.append(name)
+
+    yield register
+    for name in names:
+        ttr_core.unregister_variant(name)
+
+
+def test_a_variant_that_scores_without_a_declaration_keeps_its_games_in_python(
+    variant: Any,
+) -> None:
+    variant("silent", Silent())
+    play = Playout.new("newyork", 2, seed=1, variants=["silent"])
+    assert play.engine == "python"
+    assert "variant 'silent' changes play or scoring (score_lines)" in (
+        native_package.why_not(play.snapshot()) or ""
+    )
+
+
+def test_the_kit_catches_a_native_declaration_that_is_not_what_the_variant_does(
+    variant: Any,
+) -> None:
+    from ttr_core.testing import GamePlay, check_game, invariants_for
+
+    def played(seed: int, variants: Any) -> GamePlay:
+        states = [ttr_core.new_game("newyork", 2, seed=seed, variants=variants)]
+        actions = []
+        rng = random.Random(seed)
+        while not states[-1].is_over:
+            legal = ttr_core.legal_actions(states[-1])
+            actions.append(legal[rng.randrange(len(legal))])
+            states.append(ttr_core.apply(states[-1], actions[-1]))
+        return GamePlay(tuple(states), tuple(actions))
+
+    variant("liar", Liar())
+    seen = []
+    for seed in range(8):
+        play = played(seed, ["liar"])
+        chosen = list(invariants_for(play.states[0].rules, only=["native_agrees"]))
+        assert chosen
+        seen += [v.message for v in check_game(play, chosen)]
+    assert any("other totals than final_scores" in message for message in seen)
+    honest = played(0, None)
+    chosen = list(invariants_for(honest.states[0].rules, only=["native_agrees"]))
+    assert check_game(honest, chosen) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "fragment"),
+    [
+        ("places_touched", "must return None or up to 8 ttr_core.NativeRule"),
+        ([NativeRule("teleport", 1)], "the kind str 'teleport'"),
+        ([NativeRule("most_tickets", -1)], "returned points int -1"),
+        ([NativeRule("most_tickets", 1, tie_break=1)], "tie_break int 1"),  # type: ignore[arg-type]
+        ([NativeRule("places_touched", 1, ("Atlantis",))], "names of the board's locations"),
+        ([object()], "a ttr_core.NativeRule"),
+    ],
+)
+def test_bad_native_declarations_are_refused_with_the_variants_name(
+    variant: Any, answer: Any, fragment: str
+) -> None:
+    variant("bad", Bad(answer))
+    with pytest.raises(PluginError, match="variant 'bad'") as err:
+        Playout.new("newyork", 2, seed=1, variants=["attractions", "bad"])
+    assert fragment in str(err.value) and err.value.hook == "ttr_native_rules"
+
+
+def test_declarations_the_engine_cannot_combine_keep_the_game_in_python(variant: Any) -> None:
+    variant("bad", Bad([NativeRule("longest_trail", 3)]))
+    play = Playout.new("usa", 2, seed=1, variants=["longest_route", "bad"])
+    assert play.engine == "python"
+    assert "two variants declare the native rule 'longest_trail'" in (
+        native_package.why_not(play.snapshot()) or ""
+    )
