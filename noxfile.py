@@ -94,6 +94,29 @@ def differential(session: nox.Session) -> None:
 
 
 @nox.session
+def differential_native(session: nox.Session) -> None:
+    """The compiled engine against the Python kernel in lock step, a hundred times
+    the games of the default run (100,000 of New York and of USA with their
+    variants): every legal list, every state and every final count compared."""
+    session.install(".[test]")
+    session.run(
+        "python",
+        "-c",
+        "import sys, ttr_core.native as n; sys.exit(0 if n.available else 'no native engine')",
+    )
+    session.run(
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "tests/test_native.py",
+        "-k",
+        "plays_the_python_kernels_games",
+        *session.posargs,
+        env={"TTR_NATIVE_DIFFERENTIAL_SCALE": "100"},
+    )
+
+
+@nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over the library and the built-in plugins, with the extras whose
     types the library uses (the testing kit's hypothesis, the adapters' NumPy and

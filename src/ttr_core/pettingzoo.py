@@ -109,6 +109,7 @@ def env(
 #: in a later part: docs/performance.md).
 _ENGINE = "python"
 
+
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is untyped
     """A ttr-core game as a PettingZoo AEC environment (see :mod:`ttr_core.pettingzoo`).
 

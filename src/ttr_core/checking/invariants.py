@@ -35,11 +35,11 @@ from ttr_core.model.state import (
     Termination,
     cards_outside_hands,
 )
+from ttr_core.native import why_not as why_not_native
 from ttr_core.rules.action_ids import legal_action_ids
 from ttr_core.rules.consistency import car_accounting, display_rules, route_ownership
 from ttr_core.rules.determinize import determinize
 from ttr_core.rules.engine import apply, legal_actions
-from ttr_core.native import why_not as why_not_native
 from ttr_core.rules.scoring import final_scores, score_sheets, utilities
 from ttr_core.rules.setup import new_game
 from ttr_core.rules.views import player_view

@@ -7,12 +7,14 @@ the pure-Python kernel plays every game. :data:`available` says which.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
+_engine: ModuleType | None
 try:
     from ttr_core.native import _engine
 except ImportError:  # no compiler at install time: the pure-Python kernel plays
-    _engine = None  # type: ignore[assignment]
+    _engine = None
 
 #: Whether the compiled engine was built and imports.
 available: bool = _engine is not None

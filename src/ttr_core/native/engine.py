@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ttr_core import native as _package
 from ttr_core.errors import ArgumentError
 from ttr_core.hooks import calls
 from ttr_core.model.board import GRAY, wilds_pay
@@ -30,7 +31,6 @@ from ttr_core.model.state import (
     PlayerState,
     Termination,
 )
-from ttr_core.native import _engine
 from ttr_core.rules.kernel.tables import action_table
 from ttr_core.rules.kernel.work import shuffler
 from ttr_core.rules.tickets import ends_of
@@ -68,7 +68,7 @@ KINDS = (
     PendingKind.KEEP_TICKETS,
     PendingKind.START_TICKETS,
 )
-_KIND_NUMBER = {kind: number for number, kind in enumerate(KINDS)}
+_KIND_NUMBER: dict[str, int] = {kind: number for number, kind in enumerate(KINDS)}
 _NONE = 4
 #: Terminations the engine reaches, by its numbers.
 ENDINGS = (None, Termination.CARS, Termination.STALEMATE)
@@ -129,7 +129,11 @@ def _declared(rules: GameRules) -> list[NativeRule] | str:
     answers = calls.run_native_rules(rules) if rules.native_rules else {}
     declared: list[NativeRule] = []
     for variant in rules.variants:
-        touches = [field for field in PLAY_HOOKS if any(i.variant == variant for i in getattr(rules, field))]
+        touches = [
+            field
+            for field in PLAY_HOOKS
+            if any(i.variant == variant for i in getattr(rules, field))
+        ]
         answer = answers.get(variant)
         if answer is None:
             if touches:
@@ -143,7 +147,7 @@ def _declared(rules: GameRules) -> list[NativeRule] | str:
 
 
 def _build(rules: GameRules) -> Any:
-    if _engine is None:
+    if _package._engine is None:
         return "the native engine was not built (no C compiler when ttr-core was installed)"
     declared = _declared(rules)
     if isinstance(declared, str):
@@ -210,18 +214,18 @@ def _build(rules: GameRules) -> Any:
         (end.start, tuple((goal.places, goal.points) for goal in end.goals), end.lost)
         for end in ends_of(rules)
     )
-    places = by_kind.get("places_touched")
+    touched = by_kind.get("places_touched")
     trail = by_kind.get("longest_trail")
-    most = by_kind.get("most_tickets")
+    most_tickets = by_kind.get("most_tickets")
     scoring = (
         max(mr.start_tickets_dealt, mr.draw_tickets),
-        places.points if places else 0,
-        tuple(loc(name) for name in places.places) if places else (),
+        touched.points if touched else 0,
+        tuple(loc(name) for name in touched.places) if touched else (),
         trail.points if trail else -1,
         int(bool(trail and trail.tie_break)),
-        most.points if most else -1,
+        most_tickets.points if most_tickets else -1,
     )
-    return _engine.Config(core, (routes, points), tickets, scoring)
+    return _package._engine.Config(core, (routes, points), tickets, scoring)
 
 
 # -- state in, state out -------------------------------------------------------------
@@ -292,7 +296,8 @@ def load(game: Any, state: GameState) -> None:
 
 def new_game_object(state: GameState) -> Any:
     """A compiled ``Game`` holding ``state`` (whose rules run natively)."""
-    game = _engine.Game(config(state.rules), _shuffle_function(state.seed))
+    assert _package._engine is not None
+    game = _package._engine.Game(config(state.rules), _shuffle_function(state.seed))
     load(game, state)
     return game
 

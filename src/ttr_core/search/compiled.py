@@ -193,7 +193,9 @@ class NativeGame:
         try:
             game.apply(action_id)
         except BaseException as exc:
-            self._broken = f"{type(exc).__name__} while action id {action_id} was carried out: {exc}"
+            self._broken = (
+                f"{type(exc).__name__} while action id {action_id} was carried out: {exc}"
+            )
             raise
 
     def play_random(self, chooser: Any, max_actions: int) -> list[Action]:
@@ -207,7 +209,7 @@ class NativeGame:
         self._stale = True
         self._legal = self._ids = None
         try:
-            done, twister = game.play(words, max_actions, history, offers)
+            _, twister = game.play(words, max_actions, history, offers)
         except BaseException as exc:
             self._broken = f"{type(exc).__name__} during a random playout: {exc}"
             raise

@@ -67,10 +67,8 @@ class Playout:
 
     __slots__ = ("_both", "_broken", "_fast_apply", "_fast_legal", "_legal", "_native", "_work")
 
-    def __init__(self, state: GameState, engine: str | None = None, *, _twin: Any = None) -> None:
-        self._native: Any = _twin
-        if _twin is not None:  # a clone of a native playout: its compiled copy
-            return
+    def __init__(self, state: GameState, engine: str | None = None) -> None:
+        self._native: Any = None
         check_state(state)
         # The compiled engine plays the game when it can (and is not refused);
         # the Python kernel otherwise: the same games either way.
@@ -190,7 +188,9 @@ class Playout:
     def clone(self) -> Playout:
         """An independent copy: playing one changes nothing in the other."""
         if self._native is not None:
-            return Playout(self._native.base, _twin=self._native.clone())
+            twin = Playout.__new__(Playout)  # no state to load: the compiled copy is it
+            twin._native = self._native.clone()
+            return twin
         work = self._check()
         state = work.published()
         work.share_masks()  # the twin loads them from the cache, not from every route
@@ -251,9 +251,7 @@ class Playout:
         in the same order."""
         if self._native is not None:
             return self._native.legal_ids()  # type: ignore[no-any-return]
-        return ids_of_listed(
-            rules_space(self._check().rules), self.legal_actions(), self.snapshot
-        )
+        return ids_of_listed(rules_space(self._check().rules), self.legal_actions(), self.snapshot)
 
     def apply_id(self, action_id: int) -> None:
         """Carry out the legal action of id ``action_id``; an id that is not legal
