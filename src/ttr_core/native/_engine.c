@@ -35,6 +35,19 @@
 #define MAXGOALS 8    /* a ticket's destinations */
 #define MAX_RESETS 100 /* MAX_DISPLAY_RESETS of the Python kernel */
 
+#if defined(_MSC_VER)
+#include <intrin.h>
+static int ctz64(uint64_t x) {
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+#else
+#define ctz64(x) __builtin_ctzll(x)
+#endif
+
+#define WORDS 4 /* bit masks of routes: 4 x 64 >= MAXR */
+
 enum { K_TURN = 0, K_SECOND = 1, K_KEEP = 2, K_START = 3, K_NONE = 4 };
 enum { END_NONE = 0, END_CARS = 1, END_STALEMATE = 2 };
 enum { RET_DISCARD = 0, RET_BOTTOM = 1, RET_BOX = 2 };
@@ -59,6 +72,7 @@ typedef struct {
     uint8_t end_a[MAXR], end_b[MAXR];
     uint8_t no_wild[MAXR];
     int claim_base[MAXR];
+    uint64_t within[64][WORDS];   /* the routes of length <= k */
     int nids, keep_base, keep_bits;
     int16_t *id_route;       /* id -> route, -1 if no claim */
     int8_t *id_colour;       /* id -> colour paid (-1: wilds alone) */
@@ -95,6 +109,9 @@ typedef struct {
     int16_t boxed_len;
     uint16_t boxed[MAXT];
     int16_t owners[MAXR];            /* -1 unclaimed */
+    /* claimable routes, kept claim by claim: unclaimed; whose partner anyone
+     * holds; whose partner the seat holds */
+    uint64_t open[WORDS], closed_any[WORDS], closed_seat[MAXP][WORDS];
     int8_t kind, player;             /* the pending decision */
     int8_t noffered, min_keep;
     uint16_t offered[MAXOFFER];
@@ -211,6 +228,10 @@ static int config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
         next += (v[0] < 0 ? cn : 1) * (int)v[1] + 1;
     }
     Py_DECREF(route_list);
+    memset(self->within, 0, sizeof self->within);
+    for (int k = 0; k < 64; k++)
+        for (int i = 0; i < nr; i++)
+            if (self->length[i] <= k) self->within[k][i / 64] |= 1ULL << (i % 64);
     self->keep_base = next;
     /* tickets: per ticket ((start places), ((places), points) per goal, lost) */
     Py_ssize_t nt = PySequence_Size(tickets);
@@ -337,32 +358,146 @@ static PyTypeObject ConfigType = {
     .tp_getset = config_getset,
 };
 
+/* ---------------------------------------------------------------- random choices */
+/* Python's random.Random (MT19937) and its randrange, exactly: a native
+ * random playout makes the choices ttr_core.random_playout makes. */
+
+typedef struct { uint32_t mt[624]; int index; } Twister;
+
+static uint32_t twister_next(Twister *t) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (t->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (t->mt[623] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
+        t->mt[623] = t->mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        t->index = 0;
+    }
+    y = t->mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static int below(Twister *t, int n) { /* randrange(n), n < 2**31 */
+    int k = 0;
+    while ((1 << k) <= n) k++;
+    for (;;) {
+        uint32_t r = twister_next(t) >> (32 - k);
+        if ((int)r < n) return (int)r;
+    }
+}
+
+/* init_by_array of CPython's _randommodule.c: what random.seed(a) does with
+ * the 32-bit words of abs(a), least significant first. */
+static void twister_seed(Twister *t, const uint32_t *key, int n) {
+    uint32_t *mt = t->mt;
+    mt[0] = 19650218U;
+    for (int i = 1; i < 624; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    int i = 1, j = 0;
+    for (int k = 624 > n ? 624 : n; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+        if (j >= n) j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000U;
+    t->index = 624;
+}
+
+/* A twister seeded from a tuple of 32-bit key words (ttr_core.native.engine.key_words). */
+static int twister_from_key(PyObject *words, Twister *t) {
+    if (!PyTuple_Check(words) || PyTuple_GET_SIZE(words) < 1 || PyTuple_GET_SIZE(words) > 64) {
+        PyErr_SetString(PyExc_ValueError, "a seed's key: a tuple of 1 to 64 32-bit words");
+        return -1;
+    }
+    uint32_t key[64];
+    int n = (int)PyTuple_GET_SIZE(words);
+    for (int i = 0; i < n; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+        if (PyErr_Occurred()) return -1;
+        key[i] = (uint32_t)v;
+    }
+    twister_seed(t, key, n);
+    return 0;
+}
+
+static int twister_read(PyObject *state, Twister *t) {
+    /* random.Random().getstate()[1]: 624 words and the index */
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 625) {
+        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state: 625 ints");
+        return -1;
+    }
+    for (int i = 0; i < 624; i++) t->mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+    t->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(state, 624));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *twister_write(Twister *t) {
+    PyObject *out = PyTuple_New(625);
+    if (!out) return NULL;
+    for (int i = 0; i < 624; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(t->mt[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    PyObject *v = PyLong_FromLong(t->index);
+    if (!v) { Py_DECREF(out); return NULL; }
+    PyTuple_SET_ITEM(out, 624, v);
+    return out;
+}
+
 /* ---------------------------------------------------------------- rules */
 
 #define CFG(g) ((g)->config)
 
-/* Shuffle `cards` (n of them) with shuffle number s->shuffles, by the Python
- * kernel's generator; the count goes up. -1 with an exception set on failure. */
+/* Shuffle `cards` (n of them) as shuffle number s->shuffles of the Python
+ * kernel does (random.Random(f"ttr-core:{seed}:{n}").shuffle): the key of
+ * that generator from Python (the SHA-512 of the string), the shuffle here;
+ * the count goes up. -1 with an exception set on failure. */
 static int shuffle_ints(GameObject *g, int *cards, int n) {
-    PyObject *list = PyList_New(n);
-    if (!list) return -1;
-    for (int i = 0; i < n; i++) {
-        PyObject *v = PyLong_FromLong(cards[i]);
-        if (!v) { Py_DECREF(list); return -1; }
-        PyList_SET_ITEM(list, i, v);
-    }
-    PyObject *done = PyObject_CallFunction(g->shuffle, "iO", g->s.shuffles, list);
-    if (!done) { Py_DECREF(list); return -1; }
-    Py_DECREF(done);
-    if (PyList_GET_SIZE(list) != n) {
-        Py_DECREF(list);
-        PyErr_SetString(PyExc_RuntimeError, "the shuffle changed the number of cards");
+    /* the seed as an integer's big-endian bytes (its string and their SHA-512) */
+    PyObject *data = PyObject_CallFunction(g->shuffle, "i", g->s.shuffles);
+    if (!data) return -1;
+    if (!PyBytes_Check(data) || PyBytes_GET_SIZE(data) > 4 * 64) {
+        Py_DECREF(data);
+        PyErr_SetString(PyExc_ValueError, "a shuffle's seed: up to 256 bytes");
         return -1;
     }
-    for (int i = 0; i < n; i++) cards[i] = (int)PyLong_AsLong(PyList_GET_ITEM(list, i));
-    Py_DECREF(list);
+    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(data);
+    Py_ssize_t len = PyBytes_GET_SIZE(data);
+    while (len > 0 && b[0] == 0) { b++; len--; } /* abs(a)'s words: no leading zero */
+    uint32_t key[64] = {0};
+    int words = len ? (int)((len + 3) / 4) : 1;
+    for (Py_ssize_t i = 0; i < len; i++) /* byte i from the end is bits 8i.. */
+        key[i / 4] |= (uint32_t)b[len - 1 - i] << (8 * (i % 4));
+    Py_DECREF(data);
+    Twister t;
+    twister_seed(&t, key, words);
+    for (int i = n - 1; i >= 1; i--) { /* random.shuffle */
+        int j = below(&t, i + 1);
+        int x = cards[i];
+        cards[i] = cards[j];
+        cards[j] = x;
+    }
     g->s.shuffles++;
-    return PyErr_Occurred() ? -1 : 0;
+    return 0;
 }
 
 /* The top card of the deck, the discard pile shuffled in when the deck is
@@ -554,6 +689,14 @@ static int draw_face_up(GameObject *g, int slot, int second) {
     return 0;
 }
 
+static void close_partner(ConfigObject *c, State *s, int rid, int owner) {
+    s->open[rid / 64] &= ~(1ULL << (rid % 64));
+    int p = c->partner[rid];
+    if (p < 0) return;
+    s->closed_any[p / 64] |= 1ULL << (p % 64);
+    if (owner >= 0 && owner < c->players) s->closed_seat[owner][p / 64] |= 1ULL << (p % 64);
+}
+
 static int claim(GameObject *g, int id) {
     State *s = &g->s;
     ConfigObject *c = CFG(g);
@@ -561,6 +704,7 @@ static int claim(GameObject *g, int id) {
     int len = c->length[rid];
     SeatState *seat = &s->seats[s->player];
     s->owners[rid] = s->player;
+    close_partner(c, s, rid, s->player);
     /* paid: the colour first, then the wilds (claim_payment's order) */
     int kind[2] = {colour, c->wild}, num[2] = {len - wilds, wilds};
     int any_known = 0;
@@ -667,6 +811,17 @@ static void keep_tickets(GameObject *g, int mask) {
     s->ply++;
 }
 
+/* The masks of a state loaded from its owners. */
+static void owner_masks(ConfigObject *c, State *s) {
+    memset(s->open, 0, sizeof s->open);
+    memset(s->closed_any, 0, sizeof s->closed_any);
+    memset(s->closed_seat, 0, sizeof s->closed_seat);
+    for (int rid = 0; rid < c->nroutes; rid++) {
+        if (s->owners[rid] == -1) s->open[rid / 64] |= 1ULL << (rid % 64);
+        else close_partner(c, s, rid, s->owners[rid]);
+    }
+}
+
 /* ---------------------------------------------------------------- legal ids */
 
 #define ADD(id) (g->legal[n++] = (id))
@@ -712,13 +867,18 @@ static void list_legal(GameObject *g) {
     int seat = s->player;
     SeatState *me = &s->seats[seat];
     const uint8_t *counts = me->counts;
-    int wilds = counts[c->wild], cars = me->cars, cn = c->kinds - 1;
-    for (int rid = 0; rid < c->nroutes; rid++) {
-        if (s->owners[rid] != -1) continue;
+    int wilds = counts[c->wild], cars = me->cars, cn = c->kinds - 1, most_colour = 0;
+    for (int k = 0; k < cn; k++)
+        if (counts[k] > most_colour) most_colour = counts[k];
+    /* the routes this seat may claim and has the cars for, in route id order */
+    const uint64_t *within = c->within[cars < 0 ? 0 : cars > 63 ? 63 : cars];
+    for (int word = 0; word < WORDS; word++) {
+      uint64_t bits = s->open[word] & ~s->closed_seat[seat][word] & within[word];
+      if (!c->both_usable) bits &= ~s->closed_any[word];
+      while (bits) {
+        int rid = word * 64 + ctz64(bits);
+        bits &= bits - 1;
         int len = c->length[rid];
-        if (len > cars) continue;
-        int p = c->partner[rid];
-        if (p >= 0 && s->owners[p] != -1 && (!c->both_usable || s->owners[p] == seat)) continue;
         int cw = c->no_wild[rid] ? 0 : (wilds < len ? wilds : len);
         int base = c->claim_base[rid], colour = c->colour[rid];
         if (colour >= 0) {
@@ -728,7 +888,7 @@ static void list_legal(GameObject *g) {
                 for (int w = len - h; w <= most; w++) ADD(base + w);
             }
             if (cw == len) ADD(base + len);
-        } else {
+        } else if (most_colour + cw >= len) {
             for (int k = 0; k < cn; k++) {
                 int have = counts[k];
                 if (!have || have + cw < len) continue;
@@ -739,6 +899,7 @@ static void list_legal(GameObject *g) {
             if (cw == len) ADD(base + cn * len);
         }
         if (n > MAXLEGAL - 64) break; /* cannot happen on a sound state */
+      }
     }
     if (s->tdeck_len > 0 || s->tpile_len > 0) ADD(c->slots + 1);
     if (n == 0) ADD(c->slots + 2);
@@ -944,71 +1105,6 @@ static void score(GameObject *g, int *totals, int *completed, int *won) {
         for (int p = 0; p < c->players; p++) won[p] = won[p] && trail[p] == best_trail;
 }
 
-/* ---------------------------------------------------------------- random choices */
-/* Python's random.Random (MT19937) and its randrange, exactly: a native
- * random playout makes the choices ttr_core.random_playout makes. */
-
-typedef struct { uint32_t mt[624]; int index; } Twister;
-
-static uint32_t twister_next(Twister *t) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t y;
-    if (t->index >= 624) {
-        int kk;
-        for (kk = 0; kk < 624 - 397; kk++) {
-            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
-            t->mt[kk] = t->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < 623; kk++) {
-            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
-            t->mt[kk] = t->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (t->mt[623] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
-        t->mt[623] = t->mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
-        t->index = 0;
-    }
-    y = t->mt[t->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-static int below(Twister *t, int n) { /* randrange(n), n < 2**31 */
-    int k = 0;
-    while ((1 << k) <= n) k++;
-    for (;;) {
-        uint32_t r = twister_next(t) >> (32 - k);
-        if ((int)r < n) return (int)r;
-    }
-}
-
-static int twister_read(PyObject *state, Twister *t) {
-    /* random.Random().getstate()[1]: 624 words and the index */
-    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 625) {
-        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state: 625 ints");
-        return -1;
-    }
-    for (int i = 0; i < 624; i++) t->mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
-    t->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(state, 624));
-    return PyErr_Occurred() ? -1 : 0;
-}
-
-static PyObject *twister_write(Twister *t) {
-    PyObject *out = PyTuple_New(625);
-    if (!out) return NULL;
-    for (int i = 0; i < 624; i++) {
-        PyObject *v = PyLong_FromUnsignedLong(t->mt[i]);
-        if (!v) { Py_DECREF(out); return NULL; }
-        PyTuple_SET_ITEM(out, i, v);
-    }
-    PyObject *v = PyLong_FromLong(t->index);
-    if (!v) { Py_DECREF(out); return NULL; }
-    PyTuple_SET_ITEM(out, 624, v);
-    return out;
-}
-
 /* ---------------------------------------------------------------- Game */
 
 static int check_usable(GameObject *g) {
@@ -1156,6 +1252,7 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
         Py_DECREF(seat);
         if (!ok) goto bad;
     }
+    owner_masks(c, &s);
     s.nlegal = -1;
     self->s = s;
     self->broken = 0;
@@ -1320,11 +1417,47 @@ static PyObject *game_scores(GameObject *self, PyObject *unused) {
     return Py_BuildValue("(NNN)", t, d, wt);
 }
 
-/* play(twister_state, max_actions, history, offers): random choices, as
- * random_playout makes them, until the game ends or max_actions were applied.
- * Returns (actions applied, the twister's state). Appends each action to
- * `history` as id << 3 | seat, and the offer of each ticket choice to
- * `offers` (lists). */
+/* Random choices, as random_playout makes them with `t`, until the game ends
+ * or `most` actions were applied; the actions applied, or -1 with an
+ * exception set. With `record`, each action goes to *buf (grown as needed)
+ * as id << 3 | seat, and the offer of each ticket choice to `offers`. */
+static long play_loop(GameObject *self, Twister *t, long most, int record, int32_t **buf,
+                      long *cap, PyObject *offers) {
+    State *s = &self->s;
+    long done = 0;
+    while (s->kind != K_NONE && done < most) {
+        if (s->nlegal < 0) list_legal(self);
+        int n = s->nlegal;
+        int id = n > 1 ? self->legal[below(t, n)] : self->legal[0];
+        if (record) {
+            if (done >= *cap) {
+                long grown = *cap ? *cap * 2 : 256;
+                int32_t *more = PyMem_Realloc(*buf, sizeof(int32_t) * grown);
+                if (!more) { PyErr_NoMemory(); return -1; }
+                *buf = more;
+                *cap = grown;
+            }
+            (*buf)[done] = id << 3 | s->player;
+            if (s->kind == K_KEEP || s->kind == K_START) {
+                PyObject *offer = ints_tuple_u16(s->offered, s->noffered);
+                if (!offer || PyList_Append(offers, offer) < 0) { Py_XDECREF(offer); return -1; }
+                Py_DECREF(offer);
+            }
+        }
+        if (apply_id(self, id) < 0) {
+            self->broken = 1;
+            return -1;
+        }
+        done++;
+    }
+    return done;
+}
+
+/* play(twister_state, max_actions, history, offers): random choices with a
+ * twister in the state random.Random.getstate() gives (its 625 words), until
+ * the game ends or max_actions were applied. Returns (actions applied, the
+ * twister's state). Appends each action to `history` as id << 3 | seat, and
+ * the offer of each ticket choice to `offers` (lists). */
 static PyObject *game_play(GameObject *self, PyObject *args) {
     PyObject *state, *history, *offers;
     long most;
@@ -1332,29 +1465,47 @@ static PyObject *game_play(GameObject *self, PyObject *args) {
         return NULL;
     Twister t;
     if (check_usable(self) < 0 || twister_read(state, &t) < 0) return NULL;
-    State *s = &self->s;
-    long done = 0;
-    while (s->kind != K_NONE && done < most) {
-        if (s->nlegal < 0) list_legal(self);
-        int n = s->nlegal;
-        int id = n > 1 ? self->legal[below(&t, n)] : self->legal[0];
-        PyObject *v = PyLong_FromLong((long)id << 3 | s->player);
-        if (!v || PyList_Append(history, v) < 0) { Py_XDECREF(v); return NULL; }
+    int32_t *buf = NULL;
+    long cap = 0;
+    long done = play_loop(self, &t, most, 1, &buf, &cap, offers);
+    for (long i = 0; done > 0 && i < done; i++) {
+        PyObject *v = PyLong_FromLong(buf[i]);
+        if (!v || PyList_Append(history, v) < 0) { Py_XDECREF(v); done = -1; break; }
         Py_DECREF(v);
-        if (s->kind == K_KEEP || s->kind == K_START) {
-            PyObject *offer = ints_tuple_u16(s->offered, s->noffered);
-            if (!offer || PyList_Append(offers, offer) < 0) { Py_XDECREF(offer); return NULL; }
-            Py_DECREF(offer);
-        }
-        if (apply_id(self, id) < 0) {
-            self->broken = 1;
-            return NULL;
-        }
-        done++;
     }
+    PyMem_Free(buf);
+    if (done < 0) return NULL;
     PyObject *out = twister_write(&t);
     if (!out) return NULL;
     return Py_BuildValue("(lN)", done, out);
+}
+
+/* play_seeded(key, max_actions, record): the same with a twister seeded as
+ * random.Random(seed) seeds its own (`key`: the seed's 32-bit words). Returns
+ * (actions applied, the actions as bytes of native int32 id << 3 | seat, the
+ * offers of the ticket choices), the last two None unless `record`. */
+static PyObject *game_play_seeded(GameObject *self, PyObject *args) {
+    PyObject *key;
+    long most;
+    int record;
+    if (!PyArg_ParseTuple(args, "Olp", &key, &most, &record)) return NULL;
+    Twister t;
+    if (check_usable(self) < 0 || twister_from_key(key, &t) < 0) return NULL;
+    PyObject *offers = NULL;
+    if (record && !(offers = PyList_New(0))) return NULL;
+    int32_t *buf = NULL;
+    long cap = 0;
+    long done = play_loop(self, &t, most, record, &buf, &cap, offers);
+    if (done < 0) {
+        PyMem_Free(buf);
+        Py_XDECREF(offers);
+        return NULL;
+    }
+    if (!record) return Py_BuildValue("(lOO)", done, Py_None, Py_None);
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)(sizeof(int32_t) * done));
+    PyMem_Free(buf);
+    if (!bytes) { Py_DECREF(offers); return NULL; }
+    return Py_BuildValue("(lNN)", done, bytes, offers);
 }
 
 static PyObject *game_player(GameObject *self, void *closure) {
@@ -1381,6 +1532,7 @@ static PyMethodDef game_methods[] = {
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
     {"scores", (PyCFunction)game_scores, METH_NOARGS, "(totals, completed tickets, winners)."},
     {"play", (PyCFunction)game_play, METH_VARARGS, "Random choices as random_playout makes them."},
+    {"play_seeded", (PyCFunction)game_play_seeded, METH_VARARGS, "The same, seeded from a key."},
     {NULL},
 };
 

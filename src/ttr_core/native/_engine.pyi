@@ -25,3 +25,6 @@ class Game:
     def play(
         self, twister: tuple[int, ...], most: int, history: list[int], offers: list[Any], /
     ) -> tuple[int, tuple[int, ...]]: ...
+    def play_seeded(
+        self, key: tuple[int, ...], most: int, record: bool, /
+    ) -> tuple[int, bytes | None, list[tuple[int, ...]] | None]: ...

@@ -13,6 +13,7 @@ both in lock step).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Any
 
@@ -32,7 +33,7 @@ from ttr_core.model.state import (
     Termination,
 )
 from ttr_core.rules.kernel.tables import action_table
-from ttr_core.rules.kernel.work import shuffler
+from ttr_core.rules.kernel.work import SHUFFLE_SEED
 from ttr_core.rules.tickets import ends_of
 
 #: The environment variable that chooses the engine of every playout made
@@ -231,11 +232,30 @@ def _build(rules: GameRules) -> Any:
 # -- state in, state out -------------------------------------------------------------
 
 
-def _shuffle_function(seed: int) -> Any:
-    def shuffle(number: int, cards: list[int]) -> None:
-        shuffler(seed, number).shuffle(cards)
+def key_words(value: int) -> tuple[int, ...]:
+    """The 32-bit words, least significant first, of ``abs(value)``: the key
+    ``random.seed(value)`` seeds Python's Mersenne Twister with (one word, 0,
+    for 0)."""
+    value = abs(value)
+    count = max(1, (value.bit_length() + 31) // 32)
+    return tuple((value >> (32 * i)) & 0xFFFFFFFF for i in range(count))
 
-    return shuffle
+
+def shuffle_seed(seed: int, number: int) -> bytes:
+    """What shuffle ``number`` of the game seeded ``seed`` seeds its generator
+    with, as an integer's big-endian bytes: :func:`~ttr_core.rules.kernel.work.shuffler`
+    seeds ``random.Random`` with a string, which Python turns into the integer
+    of its bytes followed by their SHA-512 (the compiled engine takes the
+    integer's 32-bit words from these bytes)."""
+    text = SHUFFLE_SEED.format(seed=seed, number=number).encode()
+    return text + hashlib.sha512(text).digest()
+
+
+def _shuffle_function(seed: int) -> Any:
+    def key(number: int) -> bytes:
+        return shuffle_seed(seed, number)
+
+    return key
 
 
 def why_not_state(state: GameState) -> str | None:

@@ -12,6 +12,8 @@ the Python kernel: the differential tests play both in lock step.
 from __future__ import annotations
 
 import operator
+import random
+from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
 
@@ -19,6 +21,7 @@ from ttr_core.errors import GameNotOverError, IllegalAction, PluginError, Reason
 from ttr_core.model.actions import Action, KeepTickets, keep_choices
 from ttr_core.model.state import GameState
 from ttr_core.native import engine as native
+from ttr_core.native.engine import key_words
 from ttr_core.rules.action_ids import action_from_id, core_actions
 from ttr_core.rules.engine import apply
 from ttr_core.rules.kernel.work import Work
@@ -198,22 +201,29 @@ class NativeGame:
             )
             raise
 
-    def play_random(self, chooser: Any, max_actions: int) -> list[Action]:
+    def play_random(self, chooser: random.Random | int, max_actions: int) -> list[Action]:
         """Play on with random choices as :func:`ttr_core.random_playout` makes
-        them with ``chooser`` (a ``random.Random``, left as it would be), at
-        most ``max_actions`` actions; the actions applied."""
+        them with ``chooser`` (a ``random.Random``, left as it would be, or the
+        int seed of a fresh one), at most ``max_actions`` actions; the actions
+        applied."""
         game = self._usable()
-        version, words, gauss = chooser.getstate()
-        history: list[int] = []
-        offers: list[tuple[int, ...]] = []
         self._stale = True
         self._legal = self._ids = None
         try:
-            _, twister = game.play(words, max_actions, history, offers)
+            if type(chooser) is int:
+                _, data, offers = game.play_seeded(key_words(chooser), max_actions, True)
+                assert data is not None and offers is not None
+                history: Sequence[int] = memoryview(data).cast("i")
+            else:
+                assert isinstance(chooser, random.Random)
+                version, words, gauss = chooser.getstate()
+                history = []
+                offers = []
+                _, twister = game.play(words, max_actions, history, offers)
+                chooser.setstate((version, twister, gauss))
         except BaseException as exc:
             self._broken = f"{type(exc).__name__} during a random playout: {exc}"
             raise
-        chooser.setstate((version, twister, gauss))
         actions = self._actions
         keep_base = game.config.keep_base
         offer = iter(offers)
@@ -230,3 +240,17 @@ class NativeGame:
                 assert found is not None
                 played.append(found)
         return played
+
+    def rollout(self, chooser: random.Random | int, max_actions: int) -> int:
+        """:meth:`play_random` without the actions: how many were applied."""
+        if type(chooser) is not int:
+            return len(self.play_random(chooser, max_actions))
+        game = self._usable()
+        self._stale = True
+        self._legal = self._ids = None
+        try:
+            done, _, _ = game.play_seeded(key_words(chooser), max_actions, False)
+        except BaseException as exc:
+            self._broken = f"{type(exc).__name__} during a random playout: {exc}"
+            raise
+        return done

@@ -300,21 +300,31 @@ class Playout:
             self._broken = f"{type(exc).__name__} while {action!r} was carried out: {exc}"
             raise
 
-    def play_random(self, chooser: random.Random, max_actions: int) -> list[Action]:
-        """Play on choosing uniformly with ``chooser`` (``legal[chooser.randrange(n)]``,
-        no draw for a single choice: :func:`ttr_core.random_playout`'s choices)
-        until the game ends or ``max_actions`` were applied; the actions
-        applied. The compiled engine makes the same choices from the same
-        generator, which it leaves as this loop would."""
+    def play_random(self, chooser: random.Random | int, max_actions: int) -> list[Action]:
+        """Play on choosing uniformly with ``chooser`` (a ``random.Random``, or the
+        int seed of a fresh one): ``legal[chooser.randrange(n)]``, no draw for a
+        single choice, as :func:`ttr_core.random_playout` chooses, until the
+        game ends or ``max_actions`` were applied; the actions applied. The
+        compiled engine makes the same choices from the same generator, and
+        leaves a ``chooser`` given as this loop would."""
         if self._native is not None:
             return self._native.play_random(chooser, max_actions)  # type: ignore[no-any-return]
+        rng = random.Random(chooser) if type(chooser) is int else chooser
+        assert isinstance(rng, random.Random)
         history: list[Action] = []
         while not self.is_over() and len(history) < max_actions:
             legal = self.legal_actions()
-            action = legal[chooser.randrange(len(legal))] if len(legal) > 1 else legal[0]
+            action = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
             self.apply(action)
             history.append(action)
         return history
+
+    def rollout(self, chooser: random.Random | int, max_actions: int = 200_000) -> int:
+        """:meth:`play_random` without its list of actions (a search's rollout, on a
+        :meth:`clone`): how many were applied."""
+        if self._native is not None:
+            return self._native.rollout(chooser, max_actions)  # type: ignore[no-any-return]
+        return len(self.play_random(chooser, max_actions))
 
     def _slow(self, work: Work, action: Action) -> None:
         new = apply(work.published(), action)  # raises, and changes nothing, if refused

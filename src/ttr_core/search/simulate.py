@@ -76,8 +76,9 @@ def random_playout(
     playout = Playout.new(
         map, players, seed=seed, variants=variants, options=options, tickets=tickets
     )
-    chooser = random.Random(seed)
-    history = playout.play_random(chooser, max_actions)
+    # The choices of random.Random(seed); an int seed goes to the compiled
+    # engine as it is, which seeds its own copy of the generator in C.
+    history = playout.play_random(seed if type(seed) is int else random.Random(seed), max_actions)
     if len(history) >= max_actions:  # even when the last action ended the game
         raise ArgumentError(f"the game did not end within max_actions={max_actions} actions")
     state = playout.snapshot()

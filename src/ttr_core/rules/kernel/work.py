@@ -34,11 +34,16 @@ from ttr_core.rules.kernel.tables import (
 MAX_DISPLAY_RESETS = 100
 
 
+#: The string each shuffle's generator is seeded with (the compiled engine
+#: seeds its own the same way: ``ttr_core.native.engine.shuffle_key``).
+SHUFFLE_SEED = "ttr-core:{seed}:{number}"
+
+
 def shuffler(seed: int, shuffles: int) -> random.Random:
     """The generator of shuffle number ``shuffles`` of the game seeded ``seed``."""
     # A string seed is hashed (SHA-512) by random.Random: stable across runs
     # and platforms, and independent for each (seed, shuffle number).
-    return random.Random(f"ttr-core:{seed}:{shuffles}")
+    return random.Random(SHUFFLE_SEED.format(seed=seed, number=shuffles))
 
 
 def can_take_second(

@@ -1,0 +1,194 @@
+"""The compiled engine against the Python kernel, side by side, in one run.
+
+Random games (the same seeds and choices on every row), played from states
+set up beforehand (``new_game`` is not counted), by:
+
+- ``python``: today's ``Playout`` on the Python kernel, ``legal_actions`` +
+  ``apply`` with ``random.Random`` choices (``engine="python"``);
+- ``objects``: the same loop on the compiled engine (``engine="native"``);
+- ``ids``: ``legal_ids`` + ``apply_id`` on the compiled engine;
+- ``native``: ``play_random`` on the compiled engine (the loop in C, the
+  same choices from the same generator): the native playout;
+- ``clone-python`` / ``clone-native``: ``clone()`` at the middle of a game,
+  then a random rollout to the end, per game.
+
+Wall time (best of ``--repeat``, the modes interleaved) as games and actions
+per second; with ``--callgrind``, instructions per action by ``valgrind
+--tool=callgrind`` (noise-free: each mode in its own process, minus the same
+process playing no game), and the ratio of every mode to ``python``::
+
+    python benchmarks/bench_native.py newyork:2 usa:4 europe:4:none --games 200
+    python benchmarks/bench_native.py newyork:2 usa:4 --callgrind --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import ttr_core
+from ttr_core import Playout
+
+MODES = ("python", "objects", "ids", "native", "clone-python", "clone-native")
+
+
+def configuration(text: str) -> tuple[str, int, list[str] | None]:
+    """``map:players[:variants]``, variants ``+``-joined, ``none`` for none."""
+    parts = text.split(":")
+    variants: list[str] | None = None
+    if len(parts) > 2:
+        variants = [] if parts[2] == "none" else parts[2].split("+")
+    return parts[0], int(parts[1]), variants
+
+
+def states(config: str, games: int) -> list[ttr_core.GameState]:
+    map, players, variants = configuration(config)
+    return [ttr_core.new_game(map, players, seed=seed, variants=variants) for seed in range(games)]
+
+
+def play(mode: str, start: list[ttr_core.GameState]) -> int:
+    """Play every game of ``start`` by ``mode``; the actions applied."""
+    actions = 0
+    engine = "python" if mode in ("python", "clone-python") else "native"
+    for seed, state in enumerate(start):
+        rng = random.Random(seed)
+        game = Playout(state, engine=engine)
+        if mode == "native":
+            actions += len(game.play_random(rng, 100_000))
+            continue
+        if mode.startswith("clone"):
+            # Half a game first (not counted), then a clone and its rollout.
+            for _ in range(40):
+                if game.is_over():
+                    break
+                legal = game.legal_actions()
+                game.apply(legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
+            twin = game.clone()
+            actions += len(twin.play_random(rng, 100_000))
+            continue
+        if mode == "ids":
+            while not game.is_over():
+                ids = game.legal_ids()
+                game.apply_id(ids[rng.randrange(len(ids))] if len(ids) > 1 else ids[0])
+                actions += 1
+            continue
+        while not game.is_over():
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
+            actions += 1
+    return actions
+
+
+def wall(configs: list[str], games: int, repeat: int) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for config in configs:
+        start = states(config, games)
+        best: dict[str, float] = {}
+        counted: dict[str, int] = {}
+        for _ in range(repeat):
+            for mode in MODES:  # interleaved: a noisy minute hits every mode alike
+                began = time.perf_counter()
+                counted[mode] = play(mode, start)
+                spent = time.perf_counter() - began
+                best[mode] = min(best.get(mode, spent), spent)
+        found[config] = {
+            mode: {
+                "games_per_s": games / best[mode],
+                "us_per_action": best[mode] / counted[mode] * 1e6,
+                "actions": counted[mode],
+            }
+            for mode in MODES
+        }
+    return found
+
+
+def instructions(config: str, mode: str, games: int) -> int:
+    """Instructions of a process playing ``games`` by ``mode``, minus one playing none."""
+    counts = []
+    for n in (games, 0):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "callgrind.out"
+            command = [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                __file__,
+                config,
+                "--games",
+                str(games),
+                "--only",
+                mode,
+                "--play",
+                str(n),
+            ]
+            env = dict(os.environ, PYTHONHASHSEED="0")
+            subprocess.run(command, check=True, capture_output=True, env=env)
+            for line in out.read_text().splitlines():
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    counts.append(int(line.split()[1]))
+                    break
+    return counts[0] - counts[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("configs", nargs="+", help="map:players[:variants]")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--callgrind", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", help=argparse.SUPPRESS)
+    parser.add_argument("--play", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.only:  # one mode in its own process, for callgrind
+        start = states(args.configs[0], args.games)
+        print(play(args.only, start[: args.play]))
+        return
+    if args.callgrind:
+        if shutil.which("valgrind") is None:
+            sys.exit("valgrind is not installed")
+        result: dict[str, Any] = {}
+        for config in args.configs:
+            start = states(config, args.games)
+            row = {}
+            for mode in MODES:
+                actions = play(mode, start)
+                row[mode] = instructions(config, mode, args.games) / actions
+            result[config] = row
+        if args.json:
+            print(json.dumps(result, indent=2))
+            return
+        print("instructions per action (ratio to python)")
+        for config, row in result.items():
+            cells = [
+                f"{mode} {row[mode] / 1000:.1f} k ({row['python'] / row[mode]:.1f}×)"
+                for mode in MODES
+            ]
+            print(f"{config}: " + ", ".join(cells))
+        return
+    found = wall(args.configs, args.games, args.repeat)
+    if args.json:
+        print(json.dumps(found, indent=2))
+        return
+    print(f"best of {args.repeat}, {args.games} games each; us per action (ratio to python)")
+    for config, row in found.items():
+        base = row["python"]["us_per_action"]
+        cells = [
+            f"{mode} {row[mode]['us_per_action']:.2f} ({base / row[mode]['us_per_action']:.1f}×)"
+            for mode in MODES
+        ]
+        print(f"{config}: " + ", ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
