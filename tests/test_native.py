@@ -393,3 +393,81 @@ def test_declarations_the_engine_cannot_combine_keep_the_game_in_python(variant:
     assert "two variants declare the native rule 'longest_trail'" in (
         native_package.why_not(play.snapshot()) or ""
     )
+
+
+# -- chance and random play --------------------------------------------------------------
+
+
+def test_the_engines_shuffle_seed_is_the_kernels_generator() -> None:
+    from ttr_core.rules.kernel.work import shuffler
+
+    for seed, number in [(0, 0), (1, 3), (-5, 1), (10**30, 7), (123456789, 99)]:
+        data = native.shuffle_seed(seed, number)
+        rebuilt = random.Random(int.from_bytes(data, "big"))
+        assert rebuilt.getstate() == shuffler(seed, number).getstate()
+    assert native.key_words(0) == (0,) and native.key_words(-(2**32) - 5) == (5, 1)
+
+
+@pytest.mark.parametrize("seed", [0, 7, -3, 2**40 + 1, 10**700])
+def test_play_random_makes_random_randoms_choices_whichever_way_it_is_seeded(seed: int) -> None:
+    state = ttr_core.new_game("usa", 3, seed=4)
+    by_seed = Playout(state).play_random(seed, 100_000)
+    chooser = random.Random(seed)
+    by_object = Playout(state).play_random(chooser, 100_000)
+    python_chooser = random.Random(seed)
+    by_python = Playout(state, engine="python").play_random(python_chooser, 100_000)
+    assert by_seed == by_object == by_python
+    assert chooser.getstate() == python_chooser.getstate()  # left as the loop leaves it
+    assert Playout(state).rollout(seed) == len(by_seed)
+
+
+def test_a_clone_rolls_out_apart_and_the_same_each_time() -> None:
+    play = Playout.new("newyork", 2, seed=8)
+    play.play_random(3, 20)
+    at = play.snapshot()
+    lengths = {play.clone().rollout(11) for _ in range(3)}
+    assert len(lengths) == 1 and play.snapshot() is at
+    twin = play.clone()
+    twin.rollout(11)
+    python = Playout(at, engine="python")
+    python.rollout(11)
+    assert twin.snapshot() == python.snapshot()
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_legal_mask_marks_the_legal_ids(engine: str) -> None:
+    play = Playout.new("newyork", 2, seed=6, engine=engine)
+    size = ttr_core.action_space(play.snapshot().board, 2).size
+    for _ in range(25):
+        mask = play.legal_mask()
+        assert isinstance(mask, bytearray) and len(mask) == size
+        assert [i for i, bit in enumerate(mask) if bit] == sorted(play.legal_ids())
+        out = bytearray(b"\x07" * size)
+        assert play.legal_mask(out) is out and out == mask
+        play.apply_id(play.legal_ids()[-1])
+    for bad in (
+        bytearray(size - 1),
+        bytes(size),
+        "x" * size,
+        memoryview(bytearray(size * 4)).cast("i"),
+    ):
+        with pytest.raises(ArgumentError, match="out must be a writable"):
+            play.legal_mask(bad)
+
+
+def test_legal_mask_writes_into_a_numpy_array() -> None:
+    numpy = pytest.importorskip("numpy")
+    play = Playout.new("usa", 4, seed=2)
+    mask = numpy.zeros(ttr_core.action_space(play.snapshot().board, 4).size, dtype=bool)
+    assert play.legal_mask(mask) is mask
+    assert sorted(numpy.flatnonzero(mask).tolist()) == sorted(play.legal_ids())
+
+
+@pytest.mark.parametrize("junk", [None, "1", 1.5, True, object()])
+def test_play_random_refuses_junk(junk: Any) -> None:
+    play = Playout.new("newyork", 2, seed=1)
+    with pytest.raises(ArgumentError):
+        play.play_random(junk, 10)
+    with pytest.raises(ArgumentError):
+        play.rollout(1, junk)
+    assert play.ply == 0

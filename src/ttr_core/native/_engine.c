@@ -1348,6 +1348,7 @@ static PyObject *game_legal(GameObject *self, PyObject *unused) {
 static PyObject *game_mask(GameObject *self, PyObject *arg) {
     /* mask(buffer): write 1 at each legal id of a writable byte buffer of `size` bytes */
     Py_buffer view;
+    if (check_usable(self) < 0) return NULL;
     if (PyObject_GetBuffer(arg, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
     if (view.len < self->config->nids || view.itemsize != 1) {
         PyBuffer_Release(&view);

@@ -28,6 +28,8 @@ from ttr_core.rules.kernel.work import Work
 from ttr_core.rules.scoring import utilities
 
 _KEEP_KINDS = (2, 3)  # the engine's numbers of the two ticket choices
+#: The longest seed the engine seeds a generator from itself (64 words).
+_KEY_BITS = 64 * 32
 
 
 class NativeGame:
@@ -139,6 +141,10 @@ class NativeGame:
             ids = self._ids = self._usable().legal()
         return ids
 
+    def legal_mask(self, view: memoryview) -> None:
+        """Write the legal ids' mask into ``view`` (checked by the playout)."""
+        self._usable().mask(view)
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action the seat to decide may take, exactly as
         :func:`ttr_core.legal_actions` lists them for :meth:`snapshot`."""
@@ -207,6 +213,8 @@ class NativeGame:
         int seed of a fresh one), at most ``max_actions`` actions; the actions
         applied."""
         game = self._usable()
+        if type(chooser) is int and abs(chooser).bit_length() > _KEY_BITS:
+            chooser = random.Random(chooser)  # a key longer than the engine seeds from
         self._stale = True
         self._legal = self._ids = None
         try:
@@ -243,12 +251,13 @@ class NativeGame:
 
     def rollout(self, chooser: random.Random | int, max_actions: int) -> int:
         """:meth:`play_random` without the actions: how many were applied."""
-        if type(chooser) is not int:
+        if type(chooser) is not int or abs(chooser).bit_length() > _KEY_BITS:
             return len(self.play_random(chooser, max_actions))
         game = self._usable()
         self._stale = True
         self._legal = self._ids = None
         try:
+            done: int
             done, _, _ = game.play_seeded(key_words(chooser), max_actions, False)
         except BaseException as exc:
             self._broken = f"{type(exc).__name__} during a random playout: {exc}"

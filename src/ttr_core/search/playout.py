@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from itertools import repeat
 from typing import Any
 
-from ttr_core.errors import ArgumentError, PluginError
+from ttr_core.errors import ArgumentError, PluginError, show
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
@@ -253,6 +253,37 @@ class Playout:
             return self._native.legal_ids()  # type: ignore[no-any-return]
         return ids_of_listed(rules_space(self._check().rules), self.legal_actions(), self.snapshot)
 
+    def legal_mask(self, out: Any = None) -> Any:
+        """The legal actions as a mask over the action ids: 1 at each legal id, 0
+        elsewhere, written into ``out`` (any writable buffer of one byte per id
+        of :func:`ttr_core.action_space`, a NumPy ``uint8`` or ``bool`` array
+        say) and returned; a new ``bytearray`` without one. ``ArgumentError``
+        for a buffer of another size or item size."""
+        size = rules_space(self.snapshot().rules).size
+        if out is None:
+            out = bytearray(size)
+        try:
+            view = memoryview(out)
+        except TypeError:
+            raise ArgumentError(
+                f"out must be a writable buffer, not {type(out).__name__}"
+            ) from None
+        with view:
+            if view.readonly or view.itemsize != 1 or view.nbytes != size or not view.c_contiguous:
+                raise ArgumentError(
+                    f"out must be a writable, contiguous buffer of {size} one-byte items "
+                    f"(one per action id), not {view.nbytes // max(view.itemsize, 1)} of "
+                    f"{view.itemsize} byte(s)"
+                )
+            if self._native is not None:
+                self._native.legal_mask(view)
+            else:
+                flat = view.cast("B")
+                flat[:] = bytes(size)
+                for aid in self.legal_ids():
+                    flat[aid] = 1
+        return out
+
     def apply_id(self, action_id: int) -> None:
         """Carry out the legal action of id ``action_id``; an id that is not legal
         here is refused with the error :func:`ttr_core.apply` raises for its
@@ -307,6 +338,7 @@ class Playout:
         game ends or ``max_actions`` were applied; the actions applied. The
         compiled engine makes the same choices from the same generator, and
         leaves a ``chooser`` given as this loop would."""
+        _check_random(chooser, max_actions)
         if self._native is not None:
             return self._native.play_random(chooser, max_actions)  # type: ignore[no-any-return]
         rng = random.Random(chooser) if type(chooser) is int else chooser
@@ -322,6 +354,7 @@ class Playout:
     def rollout(self, chooser: random.Random | int, max_actions: int = 200_000) -> int:
         """:meth:`play_random` without its list of actions (a search's rollout, on a
         :meth:`clone`): how many were applied."""
+        _check_random(chooser, max_actions)
         if self._native is not None:
             return self._native.rollout(chooser, max_actions)  # type: ignore[no-any-return]
         return len(self.play_random(chooser, max_actions))
@@ -333,3 +366,19 @@ class Playout:
 
 
 _CORE_KINDS = frozenset(PendingKind)
+
+#: The most actions :meth:`Playout.play_random` and :meth:`Playout.rollout` play at once.
+MOST_RANDOM_ACTIONS = 1_000_000
+
+
+def _check_random(chooser: object, max_actions: object) -> None:
+    """:class:`ArgumentError` unless ``chooser`` is a ``random.Random`` or an int
+    seed and ``max_actions`` an int from 1 to :data:`MOST_RANDOM_ACTIONS`."""
+    if not (isinstance(chooser, random.Random) or type(chooser) is int):
+        raise ArgumentError(
+            f"chooser must be a random.Random or an int seed, not {type(chooser).__name__}"
+        )
+    if type(max_actions) is not int or not 1 <= max_actions <= MOST_RANDOM_ACTIONS:
+        raise ArgumentError(
+            f"max_actions must be an int from 1 to {MOST_RANDOM_ACTIONS}, not {show(max_actions)}"
+        )
