@@ -471,3 +471,112 @@ def test_play_random_refuses_junk(junk: Any) -> None:
     with pytest.raises(ArgumentError):
         play.rollout(1, junk)
     assert play.ply == 0
+
+
+# -- the adapters on the compiled engine ---------------------------------------------------
+
+
+def _pettingzoo_game(seed: int, map: str, players: int) -> list[Any]:
+    numpy = pytest.importorskip("numpy")
+    from ttr_core.pettingzoo import env
+
+    game = env(map=map, players=players)
+    game.reset(seed=seed)
+    chooser = random.Random(seed)
+    seen: list[Any] = []
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        seen.append(
+            (agent, observation["observation"].tobytes(), observation["action_mask"].tobytes())
+        )
+        seen.append((reward, termination, truncation, dict(info)))
+        if termination or truncation:
+            game.step(None)
+            continue
+        legal = numpy.flatnonzero(observation["action_mask"])
+        game.step(int(legal[chooser.randrange(len(legal))]))
+    seen.append(game.unwrapped.game)
+    return seen
+
+
+@pytest.mark.parametrize(("map", "players"), [("newyork", 2), ("usa", 4)])
+def test_the_pettingzoo_environment_is_the_same_on_both_engines(
+    map: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in range(4):
+        native_game = _pettingzoo_game(seed, map, players)
+        monkeypatch.setenv(native.ENGINE_ENV, "python")
+        python_game = _pettingzoo_game(seed, map, players)
+        monkeypatch.delenv(native.ENGINE_ENV)
+        assert native_game == python_game
+
+
+def _openspiel_game(seed: int, map: str, players: int) -> list[Any]:
+    pyspiel = pytest.importorskip("pyspiel")
+    import ttr_core.openspiel  # noqa: F401 - registers python_ttr
+
+    game = pyspiel.load_game("python_ttr", {"map": map, "players": players, "seed": seed})
+    state = game.new_initial_state()
+    chooser = random.Random(seed)
+    seen: list[Any] = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        seen.append(
+            (
+                seat,
+                tuple(state.observation_tensor(seat)),
+                tuple(state.information_state_tensor(seat)),
+                state.information_state_string(seat),
+                state.legal_actions(),
+            )
+        )
+        legal = state.legal_actions()
+        state.apply_action(legal[chooser.randrange(len(legal))])
+        if chooser.random() < 0.05:
+            state = state.clone()
+    seen.append((state.returns(), state.history()))
+    return seen
+
+
+@pytest.mark.parametrize(("map", "players"), [("newyork", 2), ("usa", 3)])
+def test_the_openspiel_game_is_the_same_on_both_engines(
+    map: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in range(3):
+        native_game = _openspiel_game(seed, map, players)
+        monkeypatch.setenv(native.ENGINE_ENV, "python")
+        python_game = _openspiel_game(seed, map, players)
+        monkeypatch.delenv(native.ENGINE_ENV)
+        assert native_game == python_game
+
+
+@pytest.mark.parametrize(("map", "players", "variants"), [("newyork", 3, None), ("europe", 2, [])])
+def test_the_encoder_observes_a_native_playout_number_for_number(
+    map: str, players: int, variants: Any
+) -> None:
+    numpy = pytest.importorskip("numpy")
+    from ttr_core.observation import observation_encoder
+
+    for seed in range(12):
+        play = Playout.new(map, players, seed=seed, variants=variants)
+        assert play.engine == "native"
+        rules = play.snapshot().rules
+        options = {name: dict(values) for name, values in rules.options}
+        encoder = observation_encoder(rules.board, players, rules.variants, options)
+        out = numpy.full(encoder.size, 7.0, dtype=numpy.float32)
+        rng = random.Random(seed)
+        while True:
+            for seat in range(players):
+                assert encoder.observe(play, seat, out) is out
+                want = numpy.array(encoder.encode_state(play.snapshot(), seat), numpy.float32)
+                assert out.tobytes() == want.tobytes()
+            if play.is_over():
+                break
+            ids = play.legal_ids()
+            play.apply_id(ids[rng.randrange(len(ids))])
+        python = Playout(play.snapshot(), engine="python")
+        assert list(encoder.observe(python, 0)) == list(encoder.observe(play, 0))
+    with pytest.raises(ArgumentError, match="float32 buffer"):
+        encoder.observe(play, 0, numpy.zeros(encoder.size, dtype=numpy.float64))
+    with pytest.raises(ArgumentError, match="seat must be"):
+        encoder.observe(play, players, numpy.zeros(encoder.size, dtype=numpy.float32))

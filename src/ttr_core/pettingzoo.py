@@ -51,6 +51,9 @@ try:
     # PettingZoo ships no type information.
     from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
+    from pettingzoo.utils.env_logger import (  # type: ignore[import-untyped, unused-ignore]
+        EnvLogger,
+    )
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "ttr_core.pettingzoo needs PettingZoo, Gymnasium and NumPy: "
@@ -99,15 +102,20 @@ def env(
     ``observe`` before ``reset``). ``env(...).unwrapped`` is the
     :class:`raw_env`.
     """
-    return wrappers.OrderEnforcingWrapper(
+    return _OrderEnforcing(
         raw_env(map, players, variants, options, render_mode=render_mode, tickets=tickets)
     )
 
 
-#: The engine of the environment's playout: the Python kernel, whose working
-#: state the observations are read from (the compiled engine writes its own
-#: in a later part: docs/performance.md).
-_ENGINE = "python"
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped base
+    """PettingZoo's ``OrderEnforcingWrapper``, whose ``last()`` asks the raw
+    environment at once: the base class's reads five attributes through the
+    wrapper's ``__getattr__`` at every step, which cost as much as the step."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)  # type: ignore[no-any-return]
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is untyped
@@ -163,6 +171,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._options = {variant: dict(values) for variant, values in rules.options}
         self._option_values = rules.options
         self.encoder = observation_encoder(self.board, players, rules.variants, self._options)
+        self._layout = self.encoder._native_layout()
         self.space = rules_space(rules)
 
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
@@ -185,7 +194,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._seeder: random.Random | None = None
         self._last_move: tuple[GameState, Action, GameState] | None = None
         # Each seat's observation, kept up to date from the playout (only what changed).
-        self._eyes = [_Eyes(self.encoder.tracker(seat), self.space.size) for seat in range(players)]
+        self._eyes = [
+            _Eyes(self.encoder.tracker(seat), self.space.size, self.encoder.size)
+            for seat in range(players)
+        ]
         #: Positions reached (the seats' observations say which one they show).
         self._moves = 0
         # The legal ids of the position, in the playout's order (None: not worked out).
@@ -283,10 +295,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         aid = action if type(action) is int else _action_id(action, agent)
         ids = self._legal_ids()
         if aid in ids:
-            # The engine's own action object at that id's place in the legal list.
-            chosen = play.legal_actions()[ids.index(aid)]
-            before = self.game if self.render_mode is not None else None
-            play.apply(chosen)
+            if self.render_mode is not None:
+                # The engine's own action object at that id's place in the legal list.
+                chosen = play.legal_actions()[ids.index(aid)]
+                before = self.game
+            else:
+                before = None
+            play.apply_id(aid)
         else:
             # Refused as the pure API refuses it (the same errors), or, for an
             # action it takes that the list names by another object, played by it.
@@ -299,7 +314,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
                     exc.reason, f"{agent} cannot take action id {aid}: {exc.message}"
                 ) from exc
             before = state
-            play = self._play = Playout(after, engine=_ENGINE)
+            play = self._play = Playout(after)
         # The line render() shows, worked out only if it is asked for (and only
         # with a render mode: otherwise no frozen state is made for it).
         self._last_move = None if before is None else (before, chosen, play.snapshot())
@@ -316,19 +331,33 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         if eyes.moves != self._moves:
             self._look(eyes)
         # Copies: a caller may change its arrays in place without touching the seat's own.
-        vector = np.frombuffer(eyes.tracker.vector, dtype=np.float32).copy()
-        return {"observation": vector, "action_mask": eyes.mask.copy()}
+        return {"observation": eyes.vector.copy(), "action_mask": eyes.mask.copy()}
 
     def _look(self, eyes: _Eyes) -> None:
-        """Bring a seat's vector and mask up to the position (only what changed)."""
+        """Bring a seat's vector and mask up to the position (only what changed;
+        on the compiled engine, which writes both in C, all of it)."""
         play = self._playout()
-        eyes.tracker.update(play)
-        ids = self._legal_ids() if play.current_player == eyes.tracker.seat else ()
-        if ids != eyes.ids:
-            mask = eyes.mask
-            mask.fill(0)
-            mask[list(ids)] = 1
-            eyes.ids = ids
+        seat = eyes.tracker.seat
+        deciding = play.current_player == seat
+        game = play._compiled()
+        if game is not None and not self.encoder._variant_slots:
+            # The compiled engine writes both, in C (the encoder's layout given once).
+            game.observe(seat, eyes.vector, self._layout)
+            if deciding:
+                game.legal_mask(eyes.mask)
+                eyes.ids = None
+            elif eyes.ids != ():
+                eyes.mask.fill(0)
+                eyes.ids = ()
+        else:
+            eyes.tracker.update(play)
+            eyes.vector[:] = np.frombuffer(eyes.tracker.vector, dtype=np.float32)
+            ids = self._legal_ids() if deciding else ()
+            if ids != eyes.ids:
+                mask = eyes.mask
+                mask.fill(0)
+                mask[list(ids)] = 1
+                eyes.ids = ids
         eyes.moves = self._moves
 
     def _legal_ids(self) -> tuple[int, ...]:
@@ -337,7 +366,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         if known is not None:
             return known
         play = self._playout()
-        ids = self._ids = ids_of_listed(self.space, play.legal_actions(), play.snapshot)
+        if play.engine == "native":
+            ids = self._ids = play.legal_ids()
+        else:
+            ids = self._ids = ids_of_listed(self.space, play.legal_actions(), play.snapshot)
         return ids
 
     def render(self) -> str | None:
@@ -394,7 +426,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._skip_agent_selection = None
         self._last_move = None
         self.agent_selection = self.agents[0]
-        self._play = Playout(state, engine=_ENGINE)
+        self._play = Playout(state)
         self._moved()
         if state.is_over:
             self._finish(final_scores(state))
@@ -422,12 +454,14 @@ class _Eyes:
     kept: a copy of the environment (``copy.deepcopy``, pickle) would copy
     the view apart from the numbers."""
 
-    __slots__ = ("ids", "mask", "moves", "tracker")
+    __slots__ = ("ids", "mask", "moves", "tracker", "vector")
 
-    def __init__(self, tracker: ObservationTracker, actions: int) -> None:
+    def __init__(self, tracker: ObservationTracker, actions: int, size: int) -> None:
         self.tracker = tracker
+        self.vector: npt.NDArray[np.float32] = np.zeros(size, dtype=np.float32)
         self.mask: npt.NDArray[np.int8] = np.zeros(actions, dtype=np.int8)
-        self.ids: tuple[int, ...] = ()
+        # The legal ids the mask marks; None: written by the compiled engine.
+        self.ids: tuple[int, ...] | None = ()
         self.moves = -1
 
 

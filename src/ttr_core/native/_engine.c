@@ -84,6 +84,18 @@ typedef struct {
     int trail_bonus;                 /* longest trail bonus, -1 off */
     int trail_tie_break;
     int most_tickets_bonus;          /* most completed tickets bonus, -1 off */
+    /* the observation vector's layout (ttr_core.observation.layout), once set */
+    int has_layout;
+    int at_move, at_pending, at_over, at_hand, at_held, at_keep, at_display, at_piles;
+    int at_ticket_discard, at_seats, per_seat, at_routes, width, at_ending, obs_size;
+    int total_cards, ticket_scale, offer_scale, display_scale, cars_scale;
+    double score_scale;
+    int kind_slot[4];
+    int deck_div[MAXK];
+    /* the deal (ttr_core.rules.setup.new_game), once set */
+    int has_deal, starting_hand, cars_per_player, start_dealt;
+    int deck_counts[MAXK];
+    int start_scores[MAXP];
 } ConfigObject;
 
 typedef struct {
@@ -332,6 +344,79 @@ static int config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     return 0;
 }
 
+/* set_layout(ints, score_scale, kind slots, deck divisors): the observation
+ * layout of ttr_core.observation (see ttr_core.observation.encoder). */
+static PyObject *config_set_layout(ConfigObject *self, PyObject *args) {
+    PyObject *ints, *slots, *deck;
+    double score_scale;
+    if (!PyArg_ParseTuple(args, "OdOO", &ints, &score_scale, &slots, &deck)) return NULL;
+    long v[32];
+    Py_ssize_t n;
+    if (read_ints(ints, v, 32, &n) < 0) return NULL;
+    if (n != 20) { PyErr_SetString(PyExc_ValueError, "a layout: 20 ints"); return NULL; }
+    int *fields[20] = {&self->at_move, &self->at_pending, &self->at_over, &self->at_hand,
+                       &self->at_held, &self->at_keep, &self->at_display, &self->at_piles,
+                       &self->at_ticket_discard, &self->at_seats, &self->per_seat,
+                       &self->at_routes, &self->width, &self->at_ending, &self->obs_size,
+                       &self->total_cards, &self->ticket_scale, &self->offer_scale,
+                       &self->display_scale, &self->cars_scale};
+    for (int i = 0; i < 20; i++) {
+        if (v[i] < 0 || v[i] > 1 << 24) { PyErr_SetString(PyExc_ValueError, "a layout value"); return NULL; }
+        *fields[i] = (int)v[i];
+    }
+    if (read_ints(slots, v, 4, &n) < 0) return NULL;
+    if (n != 4) { PyErr_SetString(PyExc_ValueError, "a layout: 4 kind slots"); return NULL; }
+    for (int i = 0; i < 4; i++) self->kind_slot[i] = (int)v[i];
+    if (read_ints(deck, v, MAXK, &n) < 0) return NULL;
+    if (n != self->kinds) { PyErr_SetString(PyExc_ValueError, "a divisor per card kind"); return NULL; }
+    for (int i = 0; i < n; i++) self->deck_div[i] = (int)(v[i] ? v[i] : 1);
+    if (self->total_cards < 1 || self->ticket_scale < 1 || self->offer_scale < 1 ||
+        self->display_scale < 1 || self->cars_scale < 1 || score_scale <= 0 ||
+        self->at_ending + 4 > self->obs_size || self->width != self->players + 1 ||
+        self->at_routes + self->nroutes * self->width > self->at_ending) {
+        PyErr_SetString(PyExc_ValueError, "an inconsistent layout");
+        return NULL;
+    }
+    self->score_scale = score_scale;
+    self->has_layout = 1;
+    Py_RETURN_NONE;
+}
+
+/* set_deal(deck counts, starting hand, cars, start scores, tickets dealt):
+ * what new_game deals from. */
+static PyObject *config_set_deal(ConfigObject *self, PyObject *args) {
+    PyObject *deck, *scores;
+    int hand, cars, dealt;
+    if (!PyArg_ParseTuple(args, "OiiOi", &deck, &hand, &cars, &scores, &dealt)) return NULL;
+    long v[MAXK];
+    Py_ssize_t n;
+    if (read_ints(deck, v, MAXK, &n) < 0) return NULL;
+    int total = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (v[i] < 0 || v[i] > MAXCARDS) { PyErr_SetString(PyExc_ValueError, "a card count"); return NULL; }
+        self->deck_counts[i] = (int)v[i];
+        total += (int)v[i];
+    }
+    if (n != self->kinds || total > MAXCARDS || total < self->slots + hand * self->players ||
+        hand < 0 || cars < 0 || cars > 32767 || dealt < 0 || dealt > MAXOFFER) {
+        PyErr_SetString(PyExc_ValueError, "a deal the native engine cannot make");
+        return NULL;
+    }
+    if (read_ints(scores, v, MAXK, &n) < 0) return NULL;
+    for (int p = 0; p < MAXP; p++) self->start_scores[p] = p < n ? (int)v[p] : 0;
+    self->starting_hand = hand;
+    self->cars_per_player = cars;
+    self->start_dealt = dealt;
+    self->has_deal = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef config_methods[] = {
+    {"set_layout", (PyCFunction)config_set_layout, METH_VARARGS, "Set the observation layout."},
+    {"set_deal", (PyCFunction)config_set_deal, METH_VARARGS, "Set what new_game deals from."},
+    {NULL},
+};
+
 static PyObject *config_size(ConfigObject *self, void *closure) {
     return PyLong_FromLong(self->nids);
 }
@@ -340,7 +425,12 @@ static PyObject *config_keep_base(ConfigObject *self, void *closure) {
     return PyLong_FromLong(self->keep_base);
 }
 
+static PyObject *config_has_layout(ConfigObject *self, void *closure) {
+    return PyBool_FromLong(self->has_layout);
+}
+
 static PyGetSetDef config_getset[] = {
+    {"has_layout", (getter)config_has_layout, NULL, "whether the observation layout is set", NULL},
     {"size", (getter)config_size, NULL, "the number of action ids", NULL},
     {"keep_base", (getter)config_keep_base, NULL, "the first KeepTickets id", NULL},
     {NULL},
@@ -356,6 +446,7 @@ static PyTypeObject ConfigType = {
     .tp_init = (initproc)config_init,
     .tp_dealloc = (destructor)config_dealloc,
     .tp_getset = config_getset,
+    .tp_methods = config_methods,
 };
 
 /* ---------------------------------------------------------------- random choices */
@@ -1363,6 +1454,166 @@ static PyObject *game_mask(GameObject *self, PyObject *arg) {
     return PyLong_FromLong(self->s.nlegal);
 }
 
+/* observe(seat, buffer): seat's observation vector, as
+ * ttr_core.ObservationEncoder.encode_state writes it (number for number, as
+ * 32-bit floats), into a writable float32 buffer of the layout's size. */
+static PyObject *game_observe(GameObject *self, PyObject *args) {
+    int seat;
+    PyObject *target;
+    if (!PyArg_ParseTuple(args, "iO", &seat, &target)) return NULL;
+    if (check_usable(self) < 0) return NULL;
+    ConfigObject *c = self->config;
+    if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
+    if (seat < 0 || seat >= c->players) { PyErr_SetString(PyExc_ValueError, "not a seat"); return NULL; }
+    Py_buffer view;
+    if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (view.itemsize != 4 || view.len != (Py_ssize_t)4 * c->obs_size ||
+        (view.format && strcmp(view.format, "f") != 0 && strcmp(view.format, "<f") != 0 &&
+         strcmp(view.format, "=f") != 0)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "the observation needs a float32 buffer of the layout's size");
+        return NULL;
+    }
+    float *out = view.buf;
+    State *s = &self->s;
+    int n = c->players, kinds = c->kinds;
+    memset(out, 0, sizeof(float) * c->obs_size);
+    out[seat] = 1.0f;
+    if (s->kind != K_NONE) {
+        out[c->at_move + ((s->player - seat) % n + n) % n] = 1.0f;
+        out[c->at_pending + c->kind_slot[s->kind]] = 1.0f;
+    }
+    if (s->termination != END_NONE) out[c->at_over] = 1.0f;
+    SeatState *me = &s->seats[seat];
+    for (int k = 0; k < kinds; k++) out[c->at_hand + k] = (float)((double)me->counts[k] / c->deck_div[k]);
+    for (int i = 0; i < me->ntickets; i++) out[c->at_held + me->tickets[i]] = 1.0f;
+    int mine = (s->kind == K_KEEP || s->kind == K_START) && s->player == seat;
+    if (mine)
+        for (int i = 0; i < s->noffered; i++) out[c->at_held + c->ntickets + s->offered[i]] = 1.0f;
+    int offer_size = (s->kind == K_KEEP || s->kind == K_START) ? s->noffered : 0;
+    out[c->at_keep] = (float)((double)(mine ? s->min_keep : 0) / c->offer_scale);
+    out[c->at_keep + 1] = (float)((double)offer_size / c->offer_scale);
+    double row[MAXK] = {0};
+    double step = 1.0 / c->display_scale;
+    for (int i = 0; i < c->slots; i++)
+        if (s->display[i] >= 0) row[s->display[i]] += step;
+    for (int k = 0; k < kinds; k++) out[c->at_display + k] = (float)row[k];
+    int discarded = 0;
+    for (int k = 0; k < kinds; k++) discarded += s->discard[k];
+    out[c->at_piles] = (float)((double)s->deck_len / c->total_cards);
+    out[c->at_piles + 1] = (float)((double)discarded / c->total_cards);
+    out[c->at_piles + 2] = (float)((double)s->tdeck_len / c->ticket_scale);
+    out[c->at_piles + 3] = (float)((double)s->tpile_len / c->ticket_scale);
+    for (int i = 0; i < s->tpile_len; i++) out[c->at_ticket_discard + s->tpile[i]] = 1.0f;
+    for (int k = 0; k < n; k++) {
+        int number = (seat + k) % n;
+        SeatState *p = &s->seats[number];
+        float *at = out + c->at_seats + k * c->per_seat;
+        int held = 0, any = 0;
+        for (int q = 0; q < kinds; q++) { held += p->counts[q]; any |= p->known[q]; }
+        at[0] = (float)((double)p->cars / c->cars_scale);
+        at[1] = (float)((double)held / c->total_cards);
+        at[2] = (float)((double)p->ntickets / c->ticket_scale);
+        at[3] = (float)((double)p->score / c->score_scale);
+        if (any)
+            for (int q = 0; q < kinds; q++) {
+                int shown = p->known[q] < p->counts[q] ? p->known[q] : p->counts[q];
+                at[4 + q] = (float)((double)shown / c->deck_div[q]);
+            }
+        int column = k; /* (number - seat) % n */
+        for (int i = 0; i < p->nroutes; i++) out[c->at_routes + p->routes[i] * c->width + column] = 1.0f;
+    }
+    int final = s->final_turns;
+    out[c->at_ending] = final >= 0 ? 1.0f : 0.0f;
+    out[c->at_ending + 1] = (float)((double)(final > 0 ? final : 0) / n);
+    out[c->at_ending + 2] = (float)((double)s->turn / (2.0 * n * c->cars_scale));
+    out[c->at_ending + 3] = (float)((double)s->passes / n);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+/* deal(shuffle): a new game, as new_game deals it, for the seed whose shuffle
+ * seeds `shuffle` gives (it becomes the game's). */
+static PyObject *game_deal(GameObject *self, PyObject *shuffle) {
+    ConfigObject *c = self->config;
+    if (c == NULL || !c->has_deal) {
+        PyErr_SetString(PyExc_RuntimeError, "no deal set");
+        return NULL;
+    }
+    Py_INCREF(shuffle);
+    Py_XSETREF(self->shuffle, shuffle);
+    State *s = &self->s;
+    memset(s, 0, sizeof *s);
+    self->broken = 1; /* until the deal is whole */
+    int cards[MAXCARDS], n = 0;
+    for (int k = 0; k < c->kinds; k++)
+        for (int i = 0; i < c->deck_counts[k]; i++) cards[n++] = k;
+    if (shuffle_ints(self, cards, n) < 0) return NULL;
+    int at = 0;
+    for (int r = 0; r < c->starting_hand; r++)
+        for (int p = 0; p < c->players; p++) s->seats[p].counts[cards[at++]]++;
+    for (int i = 0; i < c->slots; i++) s->display[i] = (int8_t)cards[at++];
+    for (int i = at; i < n; i++) s->deck[i - at] = (uint8_t)cards[i];
+    s->deck_len = (int16_t)(n - at);
+    int tickets[MAXT];
+    for (int i = 0; i < c->ntickets; i++) tickets[i] = i;
+    if (shuffle_ints(self, tickets, c->ntickets) < 0) return NULL;
+    int next = 0;
+    for (int p = 0; p < c->players; p++) {
+        int got = c->ntickets - next < c->start_dealt ? c->ntickets - next : c->start_dealt;
+        uint16_t *offer = p == 0 ? s->offered : s->start_offers[p - 1];
+        for (int i = 0; i < got; i++) offer[i] = (uint16_t)tickets[next++];
+        if (p == 0) s->noffered = (int8_t)got;
+        else s->start_offer_n[p - 1] = (int8_t)got;
+    }
+    s->nstart_offers = (int8_t)(c->players - 1);
+    for (int i = next; i < c->ntickets; i++) s->tdeck[i - next] = (uint16_t)tickets[i];
+    s->tdeck_len = (int16_t)(c->ntickets - next);
+    for (int p = 0; p < c->players; p++) {
+        s->seats[p].cars = (int16_t)c->cars_per_player;
+        s->seats[p].score = c->start_scores[p];
+    }
+    for (int r = 0; r < c->nroutes; r++) s->owners[r] = -1;
+    s->kind = K_START;
+    s->player = 0;
+    s->min_keep = (int8_t)(c->start_keep < s->noffered ? c->start_keep : s->noffered);
+    s->final_turns = -1;
+    owner_masks(c, s);
+    self->broken = 0;
+    if (count_wilds(self) > c->max_wilds && check_wilds(self) < 0) {
+        self->broken = 1;
+        return NULL;
+    }
+    s->nlegal = -1;
+    Py_RETURN_NONE;
+}
+
+/* peek(seat): (the display, seat's hand, the tickets on offer, the seat
+ * deciding or None) - what an adapter's record of a move reads. */
+static PyObject *game_peek(GameObject *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (check_usable(self) < 0) return NULL;
+    if (seat < 0 || seat >= self->config->players) {
+        PyErr_SetString(PyExc_ValueError, "not a seat");
+        return NULL;
+    }
+    State *s = &self->s;
+    int16_t display[MAXS];
+    for (int i = 0; i < self->config->slots; i++) display[i] = s->display[i];
+    PyObject *shown = PyTuple_New(self->config->slots);
+    if (!shown) return NULL;
+    for (int i = 0; i < self->config->slots; i++) {
+        PyObject *v = display[i] < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(display[i]);
+        if (!v) { Py_DECREF(shown); return NULL; }
+        PyTuple_SET_ITEM(shown, i, v);
+    }
+    int keep = s->kind == K_KEEP || s->kind == K_START;
+    PyObject *deciding = s->kind == K_NONE ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(s->player);
+    return Py_BuildValue("(NNNN)", shown, ints_tuple_u8(s->seats[seat].counts, self->config->kinds),
+                         ints_tuple_u16(s->offered, keep ? s->noffered : 0), deciding);
+}
+
 static PyObject *game_apply(GameObject *self, PyObject *arg) {
     long id = PyLong_AsLong(arg);
     if (id == -1 && PyErr_Occurred()) return NULL;
@@ -1529,6 +1780,9 @@ static PyMethodDef game_methods[] = {
     {"export", (PyCFunction)game_export, METH_NOARGS, "The state as (core fields, seats)."},
     {"legal", (PyCFunction)game_legal, METH_NOARGS, "The legal action ids, in the kernel's order."},
     {"mask", (PyCFunction)game_mask, METH_O, "Write the legal ids' mask into a byte buffer."},
+    {"observe", (PyCFunction)game_observe, METH_VARARGS, "Write a seat's observation vector."},
+    {"peek", (PyCFunction)game_peek, METH_O, "The display, a hand, the offer, who decides."},
+    {"deal", (PyCFunction)game_deal, METH_O, "A new game, as new_game deals it."},
     {"apply", (PyCFunction)game_apply, METH_O, "Carry out a legal action id."},
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
     {"scores", (PyCFunction)game_scores, METH_NOARGS, "(totals, completed tickets, winners)."},

@@ -226,7 +226,12 @@ def _build(rules: GameRules) -> Any:
         int(bool(trail and trail.tie_break)),
         most_tickets.points if most_tickets else -1,
     )
-    return _package._engine.Config(core, (routes, points), tickets, scoring)
+    made = _package._engine.Config(core, (routes, points), tickets, scoring)
+    made.set_deal(
+        tuple(board.deck), mr.starting_hand, mr.cars_per_player, tuple(mr.start_scores),
+        mr.start_tickets_dealt,
+    )  # fmt: skip
+    return made
 
 
 # -- state in, state out -------------------------------------------------------------
@@ -320,6 +325,18 @@ def new_game_object(state: GameState) -> Any:
     game = _package._engine.Game(config(state.rules), _shuffle_function(state.seed))
     load(game, state)
     return game
+
+
+def deals(rules: GameRules) -> bool:
+    """Whether the compiled engine deals new games of ``rules`` as ``new_game``
+    does: no variant deals the tickets or sets the game up its own way."""
+    return why_not(rules) is None and not rules.deal_tickets and not rules.setup
+
+
+def deal(game: Any, seed: int) -> None:
+    """Deal ``game`` (a compiled ``Game`` of rules :func:`deals` accepts) a new game
+    seeded ``seed`` (an int from 0 to ``2**256 - 1``): ``new_game``'s deal."""
+    game.deal(_shuffle_function(seed))
 
 
 def publish(game: Any, base: GameState) -> GameState:

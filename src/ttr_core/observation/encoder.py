@@ -21,6 +21,7 @@ from ttr_core.model.board import Board, derive, evict_oldest
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import GameState
 from ttr_core.model.views import PlayerView, check_seat_argument, known_shown, offer_seen
+from ttr_core.native.engine import KINDS as native_kinds
 from ttr_core.observation.layout import (
     CORE_KINDS,
     _group,
@@ -73,6 +74,8 @@ class ObservationEncoder:
         default=(), repr=False
     )
     _variant_slots: tuple[_VariantSlot, ...] = attrs.field(default=(), repr=False)
+    # The layout's numbers for the compiled engine, worked out at its first use.
+    _native_values: tuple[Any, ...] | None = attrs.field(default=None, init=False, repr=False)
     # The board's constants, worked out once per encoder (the encoder is kept).
     _layout: _Layout = attrs.field(init=False, repr=False)
 
@@ -200,6 +203,69 @@ class ObservationEncoder:
             and rules.variants == self.variants
             and rules.options == self.options
         )
+
+    def observe(self, play: Playout, seat: int, out: Any = None) -> Any:
+        """Seat ``seat``'s observation vector of ``play``'s position as 32-bit
+        floats, written into ``out`` (a writable float32 buffer of ``size``
+        numbers: a NumPy array, an ``array('f')``) and returned; a new
+        ``array('f')`` without one. The numbers are :meth:`encode_state`'s.
+
+        On the compiled engine (``play.engine == "native"``) the engine writes
+        them itself, in C, from its own state: no frozen state, no view. Raises
+        :class:`ArgumentError` for a playout, seat or buffer it cannot take and
+        :class:`ObservationError` for a playout of another configuration.
+        """
+        if not isinstance(play, Playout):
+            raise ArgumentError(f"play must be a ttr_core.Playout, not {what(play)}")
+        if out is None:
+            out = array.array("f", bytes(4 * self.size))
+        try:
+            view = memoryview(out)
+        except TypeError:
+            raise ArgumentError(f"out must be a writable buffer, not {what(out)}") from None
+        with view:
+            if (
+                view.readonly
+                or view.format not in ("f", "<f", "=f")
+                or view.nbytes != 4 * self.size
+                or not view.c_contiguous
+            ):
+                raise ArgumentError(
+                    f"out must be a writable, contiguous float32 buffer of {self.size} numbers"
+                )
+            game = play._compiled()
+            state = None if game is not None else play.snapshot()
+            if game is not None:
+                rules = game.base.rules
+                if not self._plays(rules.board, rules.players, rules):
+                    state = play.snapshot()  # encode_state names the mismatch
+            if state is None and not self._variant_slots:
+                if type(seat) is not int or not 0 <= seat < self.players:
+                    raise ArgumentError(
+                        f"seat must be a seat from 0 to {self.players - 1}, not {show(seat)}"
+                    )
+                game.observe(seat, view, self._native_layout())
+            else:
+                numbers = self.encode_state(play.snapshot() if state is None else state, seat)
+                view.cast("B").cast("f")[:] = array.array("f", numbers)
+        return out
+
+    def _native_layout(self) -> tuple[Any, ...]:
+        """The layout as the compiled engine takes it (``Config.set_layout``)."""
+        found = self._native_values
+        if found is None:
+            lay = self._layout
+            ints = (
+                lay.at_move, lay.at_pending, lay.at_over, lay.at_hand, lay.at_held,
+                lay.at_keep, lay.at_display, lay.at_piles, lay.at_ticket_discard,
+                lay.at_seats, lay.per_seat, lay.at_routes, lay.width, lay.at_ending,
+                self.size, lay.total_cards, lay.ticket_scale, lay.offer_scale,
+                lay.display_scale, lay.cars,
+            )  # fmt: skip
+            slots = tuple(lay.kind_slot[str(kind)] for kind in native_kinds)
+            found = (ints, lay.score_scale, slots, lay.deck)
+            object.__setattr__(self, "_native_values", found)  # a cache of a frozen object
+        return found
 
     def tracker(self, seat: int) -> ObservationTracker:
         """A new :class:`ObservationTracker` of seat ``seat``: this encoder's

@@ -143,8 +143,7 @@ class _Core:
         """The playout, made from the frozen state at the first action."""
         play = self.play
         if play is None:
-            # The Python kernel: _play reads its working state around each action.
-            play = self.play = Playout(self.snapshot(), engine="python")
+            play = self.play = Playout(self.snapshot())
             self.frozen = None
         return play
 
@@ -163,10 +162,13 @@ class _Core:
             if play is None:
                 ids = legal_action_ids(self.snapshot())
             else:
-                space = self.space
-                if space is None:
-                    space = self.space = rules_space(play._work.rules)
-                ids = ids_of_listed(space, play.legal_actions(), play.snapshot)
+                if play.engine == "native":
+                    ids = play.legal_ids()  # listed by the compiled engine, as ids
+                else:
+                    space = self.space
+                    if space is None:
+                        space = self.space = rules_space(play._work.rules)
+                    ids = ids_of_listed(space, play.legal_actions(), play.snapshot)
             self.ids = ids
         return ids
 
@@ -184,8 +186,13 @@ class _Core:
         """
         vector = self.seen.get(seat)
         if vector is None:
-            # encode_state is encode(player_view(state, seat)) without building the view.
-            vector = np.asarray(encoder.encode_state(self.snapshot(), seat), dtype=np.float32)
+            play = self.play
+            if play is not None and play.engine == "native":
+                # Written by the compiled engine from its own state.
+                vector = encoder.observe(play, seat, np.empty(encoder.size, dtype=np.float32))
+            else:
+                # encode_state is encode(player_view(state, seat)) without building the view.
+                vector = np.asarray(encoder.encode_state(self.snapshot(), seat), dtype=np.float32)
             self.seen[seat] = vector
         return vector
 
@@ -202,8 +209,12 @@ class _Core:
                 f"action id {aid} is not legal here (legal: {sorted(_legal_by_id(state))})",
             ) from None
         play = self.playout()
-        # The engine's own action object at that id's place in the legal list.
-        event = _play(play, aid, play.legal_actions()[index])
+        game = play._compiled()
+        if game is not None:
+            event = _play_native(play, game, aid)
+        else:
+            # The engine's own action object at that id's place in the legal list.
+            event = _play(play, aid, play.legal_actions()[index])
         self.events.append(event)
         self.ids = self.sorted_ids = None
         self.seen = {}
@@ -282,6 +293,37 @@ def _legal_by_id(state: GameState) -> dict[int, Action]:
 def _mask(event: _Event, viewer: int) -> _Event:
     seat, aid, kind, public, _, display = event
     return event if seat == viewer else (seat, aid, kind, public, None, display)
+
+
+def _play_native(play: Playout, game: Any, aid: int) -> _Event:
+    """:func:`_play` on the compiled engine: the action of id ``aid`` (legal) and
+    its record, from what the engine shows before and after (no action object,
+    no frozen state)."""
+    engine = game.game
+    seat = engine.player
+    names = game.base.board.card_names
+    display, old, offered, _ = engine.peek(seat)
+    slots = len(display)
+    keep_base = engine.config.keep_base
+    play.apply_id(aid)
+    after, new, now_offered, deciding = engine.peek(seat)
+    changed = None if after == display else tuple(None if c is None else names[c] for c in after)
+    if aid == 0:
+        drawn = [names[c] for c, (a, b) in enumerate(zip(old, new, strict=True)) if b > a]
+        return (seat, aid, "blind", None, drawn[0] if drawn else None, changed)
+    if aid <= slots:
+        card = display[aid - 1]
+        return (seat, aid, "face_up", None if card is None else names[card], None, changed)
+    if aid == slots + 1:
+        shown = now_offered if deciding == seat else ()
+        return (seat, aid, "tickets", len(shown), tuple(shown), changed)
+    if aid == slots + 2:
+        return (seat, aid, "pass", None, None, changed)
+    if aid < keep_base:
+        return (seat, aid, "claim", None, None, changed)
+    mask = aid - keep_base
+    kept = tuple(sorted(t for i, t in enumerate(offered) if mask >> i & 1))
+    return (seat, aid, "keep", len(kept), (tuple(offered), kept), changed)
 
 
 def _play(play: Playout, aid: int, action: Action) -> _Event:

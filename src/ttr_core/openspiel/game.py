@@ -296,6 +296,9 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
         n = self.get_game().num_players()
         if not core.is_over():
             return [0.0] * n
+        play = core.play
+        if play is not None and play.engine == "native":
+            return list(play.returns())  # the compiled engine's own count
         return utilities(final_scores(core.snapshot()).winners, n)
 
     def __str__(self) -> str:
@@ -370,7 +373,13 @@ class _Observer:
             return
         play = core.play
         kept = core.seen.get(player)
-        if play is None or kept is not None or not 0 <= player < self.encoder.players:
+        if play is not None and kept is None and play.engine == "native":
+            if 0 <= player < self.encoder.players:
+                # The compiled engine writes it, in C, straight into the tensor.
+                self.encoder.observe(play, player, self.dict["observation"])
+            else:
+                self.dict["observation"][:] = core.observation(self.encoder, player)
+        elif play is None or kept is not None or not 0 <= player < self.encoder.players:
             # A deal not played yet (shared by every initial state), a vector
             # worked out already, or a seat the encoder refuses (its error).
             self.dict["observation"][:] = core.observation(self.encoder, player)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ttr_core.errors import GameNotOverError, IllegalAction, PluginError, Reason
 from ttr_core.model.actions import Action, KeepTickets, keep_choices
-from ttr_core.model.state import GameState
+from ttr_core.model.state import GameState, replace_state
 from ttr_core.native import engine as native
 from ttr_core.native.engine import key_words
 from ttr_core.rules.action_ids import action_from_id, core_actions
@@ -53,6 +53,21 @@ class NativeGame:
         # Pickled (and copied) as its position: the compiled state is rebuilt from it.
         self._usable()
         return (NativeGame, (self.snapshot(),))
+
+    def restart(self, template: GameState, seed: int) -> None:
+        """Go on from a new game the engine has just dealt (``ttr_core.native.engine.deal``)
+        with seed ``seed``: ``template`` is a new game of the same configuration
+        (any seed), whose board, rules and names the snapshots take."""
+        self._base = replace_state(template, seed=seed)
+        self._stale = True
+        self._legal = self._ids = None
+        self._broken = None
+        self._read = None
+
+    @property
+    def game(self) -> Any:
+        """The compiled engine's ``Game`` (read only: what adapters peek at)."""
+        return self._usable()
 
     @property
     def base(self) -> GameState:
@@ -140,6 +155,15 @@ class NativeGame:
         if ids is None:
             ids = self._ids = self._usable().legal()
         return ids
+
+    def observe(self, seat: int, view: memoryview, layout: tuple[Any, ...]) -> None:
+        """Write ``seat``'s observation vector into ``view`` (checked by the
+        encoder), by the encoder's ``layout`` (given to the engine once)."""
+        game = self._usable()
+        config = game.config
+        if not config.has_layout:
+            config.set_layout(*layout)
+        game.observe(seat, view)
 
     def legal_mask(self, view: memoryview) -> None:
         """Write the legal ids' mask into ``view`` (checked by the playout)."""

@@ -120,6 +120,12 @@ class Playout:
 
     # -- reading ------------------------------------------------------------
 
+    def _compiled(self) -> Any:
+        """The compiled game this playout plays through (a
+        :class:`~ttr_core.search.compiled.NativeGame`), or ``None`` on the
+        Python kernel: what the observation encoder writes from."""
+        return self._native
+
     def _reading(self) -> Work:
         """The working state, to read only (what the observation tracker reads)."""
         if self._native is not None:
@@ -259,7 +265,8 @@ class Playout:
         of :func:`ttr_core.action_space`, a NumPy ``uint8`` or ``bool`` array
         say) and returned; a new ``bytearray`` without one. ``ArgumentError``
         for a buffer of another size or item size."""
-        size = rules_space(self.snapshot().rules).size
+        native = self._native
+        size = rules_space(self._check().rules if native is None else native.base.rules).size
         if out is None:
             out = bytearray(size)
         try:
