@@ -70,8 +70,8 @@ def compiled(session: nox.Session) -> None:
     session.run(
         "python",
         "-c",
-        "import sys, ttr_core.search.playout as p, ttr_core.rules.kernel.rules as r; "
-        "sys.exit(0 if all(m.__file__.endswith(('.so', '.pyd')) for m in (p, r)) "
+        "import sys, ttr_core.rules.kernel.work as w, ttr_core.rules.kernel.rules as r; "
+        "sys.exit(0 if all(m.__file__.endswith(('.so', '.pyd')) for m in (w, r)) "
         "else 'the kernel is not compiled')",
     )
     session.run("pytest", "-p", "no:cacheprovider", *KERNEL_TESTS, *session.posargs)

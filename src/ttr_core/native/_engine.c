@@ -491,10 +491,18 @@ static int below(Twister *t, int n) { /* randrange(n), n < 2**31 */
 
 /* init_by_array of CPython's _randommodule.c: what random.seed(a) does with
  * the 32-bit words of abs(a), least significant first. */
+static uint32_t twister_base[624]; /* init_genrand(19650218): the same for every key */
+static int twister_base_ready = 0;
+
 static void twister_seed(Twister *t, const uint32_t *key, int n) {
     uint32_t *mt = t->mt;
-    mt[0] = 19650218U;
-    for (int i = 1; i < 624; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    if (!twister_base_ready) { /* under the GIL: filled once */
+        twister_base[0] = 19650218U;
+        for (int i = 1; i < 624; i++)
+            twister_base[i] = 1812433253U * (twister_base[i - 1] ^ (twister_base[i - 1] >> 30)) + (uint32_t)i;
+        twister_base_ready = 1;
+    }
+    memcpy(mt, twister_base, sizeof twister_base);
     int i = 1, j = 0;
     for (int k = 624 > n ? 624 : n; k; k--) {
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;

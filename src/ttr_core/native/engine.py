@@ -242,7 +242,9 @@ def key_words(value: int) -> tuple[int, ...]:
     ``random.seed(value)`` seeds Python's Mersenne Twister with (one word, 0,
     for 0)."""
     value = abs(value)
-    count = max(1, (value.bit_length() + 31) // 32)
+    if value <= 0xFFFFFFFF:
+        return (value,)  # the usual seed: one word
+    count = (value.bit_length() + 31) // 32
     return tuple((value >> (32 * i)) & 0xFFFFFFFF for i in range(count))
 
 
@@ -257,8 +259,13 @@ def shuffle_seed(seed: int, number: int) -> bytes:
 
 
 def _shuffle_function(seed: int) -> Any:
+    # shuffle_seed's text, its start made once per game.
+    prefix = SHUFFLE_SEED.format(seed=seed, number="").encode()
+    sha512 = hashlib.sha512
+
     def key(number: int) -> bytes:
-        return shuffle_seed(seed, number)
+        text = prefix + b"%d" % number
+        return text + sha512(text).digest()
 
     return key
 

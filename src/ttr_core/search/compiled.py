@@ -25,7 +25,6 @@ from ttr_core.native.engine import key_words
 from ttr_core.rules.action_ids import action_from_id, core_actions
 from ttr_core.rules.engine import apply
 from ttr_core.rules.kernel.work import Work
-from ttr_core.rules.scoring import utilities
 
 _KEEP_KINDS = (2, 3)  # the engine's numbers of the two ticket choices
 #: The longest seed the engine seeds a generator from itself (64 words).
@@ -105,7 +104,12 @@ class NativeGame:
         players = len(self._base.players)
         if not game.over:
             return (0.0,) * players
-        return tuple(utilities(game.scores()[2], players))
+        # utilities(), for the engine's own winners (no argument to check).
+        won = game.scores()[2]
+        share = players / len(won) if won else 0.0
+        return tuple(
+            ((share if seat in won else 0.0) - 1.0) / (players - 1) for seat in range(players)
+        )
 
     def totals(self) -> tuple[int, ...]:
         """Each seat's final total by the compiled engine's own count (what

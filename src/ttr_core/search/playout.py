@@ -16,7 +16,7 @@ import os
 import random
 from collections.abc import Iterable, Mapping
 from itertools import repeat
-from typing import Any
+from typing import Any, cast
 
 from ttr_core.errors import ArgumentError, PluginError, show
 from ttr_core.model.actions import Action
@@ -33,6 +33,7 @@ from ttr_core.rules.kernel.tables import claimable_bits
 from ttr_core.rules.kernel.work import Work
 from ttr_core.rules.scoring import final_scores, utilities
 from ttr_core.rules.setup import new_game
+from ttr_core.search.compiled import NativeGame
 
 _TURN = PendingKind.TURN
 _SECOND = PendingKind.SECOND_CARD
@@ -68,7 +69,11 @@ class Playout:
     __slots__ = ("_both", "_broken", "_fast_apply", "_fast_legal", "_legal", "_native", "_work")
 
     def __init__(self, state: GameState, engine: str | None = None) -> None:
-        self._native: Any = None
+        if isinstance(engine, NativeGame):
+            # clone() of a playout on the compiled engine: its copy, nothing to load.
+            self._native: Any = engine
+            return
+        self._native = None
         check_state(state)
         # The compiled engine plays the game when it can (and is not refused);
         # the Python kernel otherwise: the same games either way.
@@ -76,8 +81,6 @@ class Playout:
         if chosen != "python":
             reason = native_reason(state)
             if reason is None:
-                from ttr_core.search.compiled import NativeGame
-
                 self._native = NativeGame(state)
                 return
             if chosen == "native":
@@ -194,9 +197,8 @@ class Playout:
     def clone(self) -> Playout:
         """An independent copy: playing one changes nothing in the other."""
         if self._native is not None:
-            twin = Playout.__new__(Playout)  # no state to load: the compiled copy is it
-            twin._native = self._native.clone()
-            return twin
+            native = self._native
+            return Playout(native.base, cast(Any, native.clone()))
         work = self._check()
         state = work.published()
         work.share_masks()  # the twin loads them from the cache, not from every route
