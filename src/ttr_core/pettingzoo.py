@@ -66,6 +66,7 @@ from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState
+from ttr_core.native import engine as native
 from ttr_core.observation import ObservationTracker, observation_encoder
 from ttr_core.rules.action_ids import (
     action_from_id,
@@ -76,7 +77,7 @@ from ttr_core.rules.action_ids import (
 from ttr_core.rules.engine import apply
 from ttr_core.rules.narrate import other_claims, predicate
 from ttr_core.rules.scoring import final_scores
-from ttr_core.rules.setup import new_game
+from ttr_core.rules.setup import SEED_LIMIT, new_game
 from ttr_core.search.playout import Playout
 
 __all__ = ["LOSS", "TIE", "WIN", "env", "raw_env"]
@@ -172,6 +173,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._option_values = rules.options
         self.encoder = observation_encoder(self.board, players, rules.variants, self._options)
         self._layout = self.encoder._native_layout()
+        # A new game of the configuration, whose board, rules and names a game the
+        # compiled engine deals in place takes (when it deals as new_game does).
+        self._template = trial
+        self._deals = native.deals(rules) and not self.encoder._variant_slots
         self.space = rules_space(rules)
 
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
@@ -241,6 +246,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
             game_seed = self._seeder.getrandbits(128)
         else:
             game_seed = None
+        play = self._play
+        game = None if play is None else play._compiled()
+        if (
+            game is not None
+            and self._deals
+            and type(game_seed) is int
+            and 0 <= game_seed < SEED_LIMIT
+        ):
+            # The compiled engine deals the new game as new_game does, in place.
+            native.deal(game.game, game_seed)
+            game.restart(self._template, game_seed)
+            if seed is not None:
+                self._seeder = random.Random(game_seed)
+            self._start(None)
+            return
         # new_game checks the seed's range (ArgumentError) before anything changes here.
         state = new_game(
             self.board, self.num_players, game_seed, self.variants, options=self._options
@@ -322,7 +342,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._clear_rewards()
         self._moved()
         if play.is_over():
-            self._finish(play.scores())
+            game = play._compiled()
+            if game is None:
+                self._finish(play.scores())
+            else:  # the compiled engine's own count: totals and winners
+                engine = game.game
+                totals, _, winners = engine.scores()
+                self._finish_with(totals, winners, str(native.ENDINGS[engine.termination]))
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> Observation:
@@ -416,7 +442,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
-    def _start(self, state: GameState) -> None:
+    def _start(self, state: GameState | None) -> None:
+        """Begin the game of ``state``, or (``None``) the one the compiled engine
+        has just dealt in place."""
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -426,22 +454,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._skip_agent_selection = None
         self._last_move = None
         self.agent_selection = self.agents[0]
-        self._play = Playout(state)
+        for eyes in self._eyes:
+            eyes.moves = -1  # a new game: every seat looks again
+        if state is not None:
+            self._play = Playout(state)
         self._moved()
-        if state.is_over:
+        if state is not None and state.is_over:
             self._finish(final_scores(state))
             self._accumulate_rewards()
 
     def _finish(self, scores: FinalScores) -> None:
-        winners = scores.winners
+        ended = None if scores.termination is None else str(scores.termination)
+        self._finish_with(scores.totals, scores.winners, ended)
+
+    def _finish_with(self, totals: Any, winners: Any, ended: str | None) -> None:
         won = WIN if len(winners) == 1 else TIE
         names = tuple(self.possible_agents[seat] for seat in winners)
-        ended = None if scores.termination is None else str(scores.termination)
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = won if seat in winners else LOSS
             self.terminations[agent] = True
             self.infos[agent] = {
-                "score": scores.totals[seat],
+                "score": totals[seat],
                 "winners": names,
                 "termination": ended,
             }

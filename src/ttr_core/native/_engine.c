@@ -1622,6 +1622,83 @@ static PyObject *game_peek(GameObject *self, PyObject *arg) {
                          ints_tuple_u16(s->offered, keep ? s->noffered : 0), deciding);
 }
 
+/* record(id): carry out the legal action id `id`, as apply does, and return
+ * what a record of the move needs: (seat, kind, fact, display), kind 0 blind
+ * (fact: the card drawn, or -1), 1 face up (the card taken), 2 tickets (the
+ * tickets offered, as the seat sees them), 3 pass, 4 claim (None), 5 keep
+ * ((the offer, the tickets kept, sorted)); display: the display after it if
+ * the action changed it (-1: an empty slot), else None. */
+static PyObject *game_record(GameObject *self, PyObject *arg) {
+    long id = PyLong_AsLong(arg);
+    if (id == -1 && PyErr_Occurred()) return NULL;
+    if (check_usable(self) < 0) return NULL;
+    State *s = &self->s;
+    ConfigObject *c = self->config;
+    if (s->nlegal < 0) list_legal(self);
+    if (id < 0 || id > INT32_MAX || !is_legal(self, (int)id)) {
+        PyErr_Format(PyExc_ValueError, "action id %ld is not legal here", id);
+        return NULL;
+    }
+    int seat = s->player, was = s->kind;
+    int8_t display[MAXS];
+    uint8_t counts[MAXK];
+    uint16_t offered[MAXOFFER];
+    int noffered = s->noffered;
+    memcpy(display, s->display, sizeof display);
+    memcpy(counts, s->seats[seat].counts, sizeof counts);
+    memcpy(offered, s->offered, sizeof offered);
+    if (apply_id(self, (int)id) < 0) {
+        self->broken = 1;
+        return NULL;
+    }
+    PyObject *fact;
+    int kind;
+    if (was == K_KEEP || was == K_START) {
+        kind = 5;
+        int mask = (int)id - c->keep_base, nkept = 0;
+        uint16_t kept[MAXOFFER];
+        for (int i = 0; i < noffered; i++)
+            if (mask >> i & 1) kept[nkept++] = offered[i];
+        for (int i = 1; i < nkept; i++) /* sorted */
+            for (int j = i; j > 0 && kept[j - 1] > kept[j]; j--) {
+                uint16_t x = kept[j];
+                kept[j] = kept[j - 1];
+                kept[j - 1] = x;
+            }
+        fact = Py_BuildValue("(NN)", ints_tuple_u16(offered, noffered), ints_tuple_u16(kept, nkept));
+    } else if (id == 0) {
+        kind = 0;
+        int drawn = -1;
+        for (int k = 0; k < c->kinds; k++)
+            if (s->seats[seat].counts[k] > counts[k]) { drawn = k; break; }
+        fact = PyLong_FromLong(drawn);
+    } else if (id <= c->slots) {
+        kind = 1;
+        fact = PyLong_FromLong(display[id - 1]);
+    } else if (id == c->slots + 1) {
+        kind = 2;
+        int mine = (s->kind == K_KEEP || s->kind == K_START) && s->player == seat;
+        fact = ints_tuple_u16(s->offered, mine ? s->noffered : 0);
+    } else if (id == c->slots + 2) {
+        kind = 3;
+        fact = (Py_INCREF(Py_None), Py_None);
+    } else {
+        kind = 4;
+        fact = (Py_INCREF(Py_None), Py_None);
+    }
+    if (!fact) return NULL;
+    PyObject *after;
+    if (memcmp(display, s->display, (size_t)c->slots) == 0) {
+        after = (Py_INCREF(Py_None), Py_None);
+    } else {
+        int16_t now[MAXS];
+        for (int i = 0; i < c->slots; i++) now[i] = s->display[i];
+        after = ints_tuple_i16(now, c->slots);
+        if (!after) { Py_DECREF(fact); return NULL; }
+    }
+    return Py_BuildValue("(iiNN)", seat, kind, fact, after);
+}
+
 static PyObject *game_apply(GameObject *self, PyObject *arg) {
     long id = PyLong_AsLong(arg);
     if (id == -1 && PyErr_Occurred()) return NULL;
@@ -1775,6 +1852,9 @@ static PyObject *game_player(GameObject *self, void *closure) {
 
 static PyObject *game_kind(GameObject *self, void *closure) { return PyLong_FromLong(self->s.kind); }
 static PyObject *game_ply(GameObject *self, void *closure) { return PyLong_FromLong(self->s.ply); }
+static PyObject *game_termination(GameObject *self, void *closure) {
+    return PyLong_FromLong(self->s.termination);
+}
 static PyObject *game_over(GameObject *self, void *closure) {
     return PyBool_FromLong(self->s.termination != END_NONE);
 }
@@ -1791,6 +1871,7 @@ static PyMethodDef game_methods[] = {
     {"observe", (PyCFunction)game_observe, METH_VARARGS, "Write a seat's observation vector."},
     {"peek", (PyCFunction)game_peek, METH_O, "The display, a hand, the offer, who decides."},
     {"deal", (PyCFunction)game_deal, METH_O, "A new game, as new_game deals it."},
+    {"record", (PyCFunction)game_record, METH_O, "Apply a legal id; what a record of it needs."},
     {"apply", (PyCFunction)game_apply, METH_O, "Carry out a legal action id."},
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
     {"scores", (PyCFunction)game_scores, METH_NOARGS, "(totals, completed tickets, winners)."},
@@ -1803,6 +1884,7 @@ static PyGetSetDef game_getset[] = {
     {"player", (getter)game_player, NULL, "the seat to decide, None once over", NULL},
     {"kind", (getter)game_kind, NULL, "the pending decision's kind (0 turn .. 4 none)", NULL},
     {"ply", (getter)game_ply, NULL, "actions applied since the game began", NULL},
+    {"termination", (getter)game_termination, NULL, "how it ended: 0 not, 1 cars, 2 stalemate", NULL},
     {"over", (getter)game_over, NULL, "whether the game has ended", NULL},
     {"config", (getter)game_config, NULL, "the game's Config", NULL},
     {NULL},

@@ -90,6 +90,7 @@ class _Core:
         "frozen",
         "ids",
         "map_param",
+        "native",
         "play",
         "seed_bytes",
         "seen",
@@ -110,6 +111,8 @@ class _Core:
         self.map_param = map_param
         self.frozen = state
         self.play: Playout | None = None
+        #: The playout's compiled game, when the compiled engine plays it.
+        self.native: Any = None
         self.seed_bytes = seed_bytes
         self.events: list[_Event] = list(events)
         self.start_hands = start_hands
@@ -144,10 +147,14 @@ class _Core:
         play = self.play
         if play is None:
             play = self.play = Playout(self.snapshot())
+            self.native = play._compiled()
             self.frozen = None
         return play
 
     def is_over(self) -> bool:
+        native = self.native
+        if native is not None:
+            return native.game.over  # type: ignore[no-any-return]
         play = self.play
         if play is not None:
             return play.is_over()
@@ -162,8 +169,9 @@ class _Core:
             if play is None:
                 ids = legal_action_ids(self.snapshot())
             else:
-                if play.engine == "native":
-                    ids = play.legal_ids()  # listed by the compiled engine, as ids
+                native = self.native
+                if native is not None:
+                    ids = native.legal_ids()  # listed by the compiled engine, as ids
                 else:
                     space = self.space
                     if space is None:
@@ -199,6 +207,25 @@ class _Core:
     def apply(self, aid: int) -> None:
         """Play action id ``aid`` (a legal one, else :class:`IllegalAction` and
         nothing changes) and record it."""
+        if self.play is None and self.frozen is not None:
+            self.playout()
+        native = self.native
+        if native is not None:
+            # The compiled engine checks, carries out and records it in one call.
+            try:
+                event = _play_native(native, aid)
+            except ValueError:  # not legal here: refused before anything changed
+                state = self.snapshot()
+                raise IllegalAction(
+                    Reason.UNKNOWN_ACTION,
+                    f"action id {aid} is not legal here (legal: {sorted(_legal_by_id(state))})",
+                ) from None
+            self.events.append(event)
+            self.ids = self.sorted_ids = None
+            self.seen = {}
+            seat = native.game.player
+            self.to_move = _TERMINAL if seat is None else seat
+            return
         ids = self.legal_ids()
         try:
             index = ids.index(aid)
@@ -209,12 +236,8 @@ class _Core:
                 f"action id {aid} is not legal here (legal: {sorted(_legal_by_id(state))})",
             ) from None
         play = self.playout()
-        game = play._compiled()
-        if game is not None:
-            event = _play_native(play, game, aid)
-        else:
-            # The engine's own action object at that id's place in the legal list.
-            event = _play(play, aid, play.legal_actions()[index])
+        # The engine's own action object at that id's place in the legal list.
+        event = _play(play, aid, play.legal_actions()[index])
         self.events.append(event)
         self.ids = self.sorted_ids = None
         self.seen = {}
@@ -228,6 +251,7 @@ class _Core:
         twin.frozen = self.frozen
         play = self.play
         twin.play = None if play is None else play.clone()
+        twin.native = None if twin.play is None else twin.play._compiled()
         twin.seed_bytes = self.seed_bytes
         twin.events = list(self.events)
         twin.start_hands = self.start_hands
@@ -295,35 +319,25 @@ def _mask(event: _Event, viewer: int) -> _Event:
     return event if seat == viewer else (seat, aid, kind, public, None, display)
 
 
-def _play_native(play: Playout, game: Any, aid: int) -> _Event:
+def _play_native(game: Any, aid: int) -> _Event:
     """:func:`_play` on the compiled engine: the action of id ``aid`` (legal) and
-    its record, from what the engine shows before and after (no action object,
-    no frozen state)."""
-    engine = game.game
-    seat = engine.player
+    its record, which the engine gives as it carries the action out (no
+    action object, no frozen state)."""
     names = game.base.board.card_names
-    display, old, offered, _ = engine.peek(seat)
-    slots = len(display)
-    keep_base = engine.config.keep_base
-    play.apply_id(aid)
-    after, new, now_offered, deciding = engine.peek(seat)
-    changed = None if after == display else tuple(None if c is None else names[c] for c in after)
-    if aid == 0:
-        drawn = [names[c] for c, (a, b) in enumerate(zip(old, new, strict=True)) if b > a]
-        return (seat, aid, "blind", None, drawn[0] if drawn else None, changed)
-    if aid <= slots:
-        card = display[aid - 1]
-        return (seat, aid, "face_up", None if card is None else names[card], None, changed)
-    if aid == slots + 1:
-        shown = now_offered if deciding == seat else ()
-        return (seat, aid, "tickets", len(shown), tuple(shown), changed)
-    if aid == slots + 2:
+    seat, kind, fact, after = game.record(aid)
+    changed = None if after is None else tuple(None if c < 0 else names[c] for c in after)
+    if kind == 0:
+        return (seat, aid, "blind", None, None if fact < 0 else names[fact], changed)
+    if kind == 1:
+        return (seat, aid, "face_up", None if fact < 0 else names[fact], None, changed)
+    if kind == 2:
+        return (seat, aid, "tickets", len(fact), fact, changed)
+    if kind == 3:
         return (seat, aid, "pass", None, None, changed)
-    if aid < keep_base:
+    if kind == 4:
         return (seat, aid, "claim", None, None, changed)
-    mask = aid - keep_base
-    kept = tuple(sorted(t for i, t in enumerate(offered) if mask >> i & 1))
-    return (seat, aid, "keep", len(kept), (tuple(offered), kept), changed)
+    offered, kept = fact
+    return (seat, aid, "keep", len(kept), (offered, kept), changed)
 
 
 def _play(play: Playout, aid: int, action: Action) -> _Event:

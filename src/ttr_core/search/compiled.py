@@ -223,6 +223,22 @@ class NativeGame:
             return
         self._step(game, self.legal_ids()[index])
 
+    def record(self, action_id: int) -> tuple[int, int, Any, Any]:
+        """Carry out the legal action of id ``action_id`` and return the engine's
+        record of it (``_engine.Game.record``: what an adapter's history needs)."""
+        game = self._usable()
+        self._stale = True
+        self._legal = self._ids = None
+        try:
+            return game.record(action_id)  # type: ignore[no-any-return]
+        except ValueError:  # not legal here: refused before anything changed
+            raise
+        except BaseException as exc:
+            self._broken = (
+                f"{type(exc).__name__} while action id {action_id} was carried out: {exc}"
+            )
+            raise
+
     def _step(self, game: Any, action_id: int) -> None:
         if self._stale is False:
             self._stale = True
