@@ -7,10 +7,10 @@ set up beforehand (``new_game`` is not counted), by:
   ``apply`` with ``random.Random`` choices (``engine="python"``);
 - ``objects``: the same loop on the compiled engine (``engine="native"``);
 - ``ids``: ``legal_ids`` + ``apply_id`` on the compiled engine;
-- ``native``: ``play_random`` on the compiled engine (the loop in C, the
-  same choices from the same generator): the native playout;
-- ``clone-python`` / ``clone-native``: ``clone()`` at the middle of a game,
-  then a random rollout to the end, per game.
+- ``native``: ``rollout(seed)`` on the compiled engine (the loop in C, the
+  choices ``random.Random(seed)`` makes): the native playout;
+- ``clone-python`` / ``clone-native``: ``clone()`` after 40 actions, then a
+  random rollout to the end and ``returns()``, per game.
 
 Wall time (best of ``--repeat``, the modes interleaved) as games and actions
 per second; with ``--callgrind``, instructions per action by ``valgrind
@@ -55,26 +55,33 @@ def states(config: str, games: int) -> list[ttr_core.GameState]:
     return [ttr_core.new_game(map, players, seed=seed, variants=variants) for seed in range(games)]
 
 
-def play(mode: str, start: list[ttr_core.GameState]) -> int:
-    """Play every game of ``start`` by ``mode``; the actions applied."""
+def play(mode: str, start: list[ttr_core.GameState]) -> tuple[int, float]:
+    """Play every game of ``start`` by ``mode``; the actions applied and the
+    seconds they took (for the clone modes: the clones' rollouts only)."""
     actions = 0
     engine = "python" if mode in ("python", "clone-python") else "native"
+    if mode.startswith("clone"):
+        # Half a game first (not counted), then a clone, its rollout and returns().
+        roots = []
+        for seed, state in enumerate(start):
+            root = Playout(state, engine=engine)
+            root.play_random(seed, 40) if not root.is_over() else None
+            roots.append(root)
+        began = time.perf_counter()
+        for seed, root in enumerate(roots):
+            if root.is_over():
+                continue
+            twin = root.clone()
+            actions += twin.rollout(seed)
+            twin.returns()
+        return actions, time.perf_counter() - began
+    began = time.perf_counter()
     for seed, state in enumerate(start):
-        rng = random.Random(seed)
         game = Playout(state, engine=engine)
         if mode == "native":
-            actions += len(game.play_random(rng, 100_000))
+            actions += game.rollout(seed)  # random.Random(seed)'s choices, drawn in C
             continue
-        if mode.startswith("clone"):
-            # Half a game first (not counted), then a clone and its rollout.
-            for _ in range(40):
-                if game.is_over():
-                    break
-                legal = game.legal_actions()
-                game.apply(legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
-            twin = game.clone()
-            actions += len(twin.play_random(rng, 100_000))
-            continue
+        rng = random.Random(seed)
         if mode == "ids":
             while not game.is_over():
                 ids = game.legal_ids()
@@ -85,7 +92,7 @@ def play(mode: str, start: list[ttr_core.GameState]) -> int:
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
             actions += 1
-    return actions
+    return actions, time.perf_counter() - began
 
 
 def wall(configs: list[str], games: int, repeat: int) -> dict[str, dict[str, Any]]:
@@ -96,9 +103,7 @@ def wall(configs: list[str], games: int, repeat: int) -> dict[str, dict[str, Any
         counted: dict[str, int] = {}
         for _ in range(repeat):
             for mode in MODES:  # interleaved: a noisy minute hits every mode alike
-                began = time.perf_counter()
-                counted[mode] = play(mode, start)
-                spent = time.perf_counter() - began
+                counted[mode], spent = play(mode, start)
                 best[mode] = min(best.get(mode, spent), spent)
         found[config] = {
             mode: {
@@ -152,7 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.only:  # one mode in its own process, for callgrind
         start = states(args.configs[0], args.games)
-        print(play(args.only, start[: args.play]))
+        print(play(args.only, start[: args.play])[0])
         return
     if args.callgrind:
         if shutil.which("valgrind") is None:
@@ -162,7 +167,7 @@ def main() -> None:
             start = states(config, args.games)
             row = {}
             for mode in MODES:
-                actions = play(mode, start)
+                actions, _ = play(mode, start)
                 row[mode] = instructions(config, mode, args.games) / actions
             result[config] = row
         if args.json:

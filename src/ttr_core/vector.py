@@ -118,6 +118,9 @@ class VectorGames:
         self.seats: npt.NDArray[np.int64] = np.zeros(count, dtype=np.int64)
         self._plays: list[Playout] = []
         self._template = trial
+        self._compiled: list[Any] = []
+        #: The compiled games, when one call steps them all (see reset()).
+        self._batch: tuple[Any, ...] | None = None
 
     # -- stepping -----------------------------------------------------------------
 
@@ -139,6 +142,11 @@ class VectorGames:
             else:
                 self._plays[i] = self._new(self._plays[i])
             self._write(i)
+        # Every game in the compiled engine, dealt there again as it ends: one
+        # call steps them all (the games stay the same objects).
+        self._compiled = [play._compiled() for play in self._plays]
+        if self._deal_natively and all(game is not None for game in self._compiled):
+            self._batch = tuple(game.game for game in self._compiled)
         self.rewards.fill(0.0)
         self.done.fill(False)
         return self.observations, self.masks, self.seats
@@ -172,6 +180,8 @@ class VectorGames:
                 f"actions must be {self.count} integer action ids (shape ({self.count},)), "
                 f"not {what(actions)}"
             )
+        if self._batch is not None:
+            return self._step_batch(ids)
         chosen = ids.tolist()
         masks = self.masks
         for i, aid in enumerate(chosen):
@@ -194,6 +204,33 @@ class VectorGames:
         return self.observations, self.masks, rewards, done, self.seats
 
     # -- inside ---------------------------------------------------------------------
+
+    def _step_batch(
+        self, ids: Any
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int64],
+    ]:
+        """:meth:`step` with every game on the compiled engine: one call steps them all."""
+        assert self._batch is not None
+        actions = np.ascontiguousarray(ids, dtype=np.int64)
+        compiled = self._compiled
+        try:
+            ended = native.step_batch(
+                self._batch, actions, self.observations, self.masks, self.rewards, self.done,
+                self.seats,
+            )  # fmt: skip
+        except ValueError as exc:  # an illegal id, found before any game changed
+            raise IllegalAction(Reason.UNKNOWN_ACTION, str(exc)) from None
+        for game in compiled:
+            game.touched()
+        for i in ended:
+            self._new(self._plays[i])
+            self._write(i)
+        return self.observations, self.masks, self.rewards, self.done, self.seats
 
     def _new(self, old: Playout | None) -> Playout:
         """A new game for a slot (the old one's compiled state dealt again, when it can)."""

@@ -1462,27 +1462,9 @@ static PyObject *game_mask(GameObject *self, PyObject *arg) {
     return PyLong_FromLong(self->s.nlegal);
 }
 
-/* observe(seat, buffer): seat's observation vector, as
- * ttr_core.ObservationEncoder.encode_state writes it (number for number, as
- * 32-bit floats), into a writable float32 buffer of the layout's size. */
-static PyObject *game_observe(GameObject *self, PyObject *args) {
-    int seat;
-    PyObject *target;
-    if (!PyArg_ParseTuple(args, "iO", &seat, &target)) return NULL;
-    if (check_usable(self) < 0) return NULL;
+/* Seat `seat`'s observation vector into `out` (the layout's size). */
+static void write_observation(GameObject *self, int seat, float *out) {
     ConfigObject *c = self->config;
-    if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
-    if (seat < 0 || seat >= c->players) { PyErr_SetString(PyExc_ValueError, "not a seat"); return NULL; }
-    Py_buffer view;
-    if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    if (view.itemsize != 4 || view.len != (Py_ssize_t)4 * c->obs_size ||
-        (view.format && strcmp(view.format, "f") != 0 && strcmp(view.format, "<f") != 0 &&
-         strcmp(view.format, "=f") != 0)) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "the observation needs a float32 buffer of the layout's size");
-        return NULL;
-    }
-    float *out = view.buf;
     State *s = &self->s;
     int n = c->players, kinds = c->kinds;
     memset(out, 0, sizeof(float) * c->obs_size);
@@ -1536,6 +1518,29 @@ static PyObject *game_observe(GameObject *self, PyObject *args) {
     out[c->at_ending + 1] = (float)((double)(final > 0 ? final : 0) / n);
     out[c->at_ending + 2] = (float)((double)s->turn / (2.0 * n * c->cars_scale));
     out[c->at_ending + 3] = (float)((double)s->passes / n);
+}
+
+/* observe(seat, buffer): seat's observation vector, as
+ * ttr_core.ObservationEncoder.encode_state writes it (number for number, as
+ * 32-bit floats), into a writable float32 buffer of the layout's size. */
+static PyObject *game_observe(GameObject *self, PyObject *args) {
+    int seat;
+    PyObject *target;
+    if (!PyArg_ParseTuple(args, "iO", &seat, &target)) return NULL;
+    if (check_usable(self) < 0) return NULL;
+    ConfigObject *c = self->config;
+    if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
+    if (seat < 0 || seat >= c->players) { PyErr_SetString(PyExc_ValueError, "not a seat"); return NULL; }
+    Py_buffer view;
+    if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (view.itemsize != 4 || view.len != (Py_ssize_t)4 * c->obs_size ||
+        (view.format && strcmp(view.format, "f") != 0 && strcmp(view.format, "<f") != 0 &&
+         strcmp(view.format, "=f") != 0)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "the observation needs a float32 buffer of the layout's size");
+        return NULL;
+    }
+    write_observation(self, seat, (float *)view.buf);
     PyBuffer_Release(&view);
     Py_RETURN_NONE;
 }
@@ -1903,8 +1908,107 @@ static PyTypeObject GameType = {
     .tp_getset = game_getset,
 };
 
+/* step_batch(games, actions, observations, masks, rewards, done, seats):
+ * one action id per game (int64), every one checked first (ValueError naming
+ * the first illegal one, nothing changed); then each carried out: a game
+ * that goes on gets the observation of the seat now deciding, its mask and
+ * that seat written at its row; a game that ends gets its zero-sum results
+ * (ttr_core.utilities of the engine's winners) in its rewards row and done
+ * set, the rest left for the caller (who deals it again). The buffers are
+ * C-contiguous: float32 (games x layout size), uint8 (games x ids),
+ * float32 (games x players), bool (games), int64 (games). Returns the list
+ * of the games that ended. */
+static PyObject *step_batch(PyObject *module, PyObject *args) {
+    PyObject *games, *targets[6];
+    if (!PyArg_ParseTuple(args, "O!OOOOOO", &PyTuple_Type, &games, &targets[0], &targets[1],
+                          &targets[2], &targets[3], &targets[4], &targets[5]))
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(games);
+    if (count < 1) { PyErr_SetString(PyExc_ValueError, "no games"); return NULL; }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *g = PyTuple_GET_ITEM(games, i);
+        if (!PyObject_TypeCheck(g, &GameType)) { PyErr_SetString(PyExc_TypeError, "not a Game"); return NULL; }
+        if (check_usable((GameObject *)g) < 0) return NULL;
+        if (((GameObject *)g)->config != ((GameObject *)PyTuple_GET_ITEM(games, 0))->config) {
+            PyErr_SetString(PyExc_ValueError, "games of different configurations");
+            return NULL;
+        }
+    }
+    ConfigObject *c = ((GameObject *)PyTuple_GET_ITEM(games, 0))->config;
+    if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
+    Py_buffer views[6];
+    int got = 0;
+    Py_ssize_t sizes[6] = {8 * count, 4 * count * c->obs_size, count * c->nids, 4 * count * c->players,
+                           count, 8 * count};
+    int itemsizes[6] = {8, 4, 1, 4, 1, 8};
+    PyObject *ended = NULL;
+    for (; got < 6; got++) {
+        int flags = PyBUF_C_CONTIGUOUS | (got ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(targets[got], &views[got], flags) < 0) goto done;
+        if (views[got].len != sizes[got] || views[got].itemsize != itemsizes[got]) {
+            got++;
+            PyErr_Format(PyExc_ValueError, "buffer %d has the wrong size", got - 1);
+            goto done;
+        }
+    }
+    const int64_t *actions = views[0].buf;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        GameObject *g = (GameObject *)PyTuple_GET_ITEM(games, i);
+        if (g->s.nlegal < 0) list_legal(g);
+        int64_t id = actions[i];
+        if (id < 0 || id > INT32_MAX || !is_legal(g, (int)id)) {
+            PyErr_Format(PyExc_ValueError, "action id %lld is not legal in game %zd", (long long)id, i);
+            goto done;
+        }
+    }
+    ended = PyList_New(0);
+    if (!ended) goto done;
+    float *obs = views[1].buf, *rewards = views[3].buf;
+    unsigned char *masks = views[2].buf, *finished = views[4].buf;
+    int64_t *seats = views[5].buf;
+    memset(rewards, 0, sizeof(float) * count * c->players);
+    memset(finished, 0, (size_t)count);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        GameObject *g = (GameObject *)PyTuple_GET_ITEM(games, i);
+        if (apply_id(g, (int)actions[i]) < 0) {
+            g->broken = 1;
+            Py_CLEAR(ended);
+            goto done;
+        }
+        if (g->s.kind == K_NONE) {
+            int totals[MAXP], completed[MAXP], won[MAXP], winners = 0;
+            score(g, totals, completed, won);
+            for (int p = 0; p < c->players; p++) winners += won[p];
+            double share = winners ? (double)c->players / winners : 0.0;
+            for (int p = 0; p < c->players; p++)
+                rewards[i * c->players + p] =
+                    (float)(((won[p] ? share : 0.0) - 1.0) / (c->players - 1));
+            finished[i] = 1;
+            PyObject *v = PyLong_FromSsize_t(i);
+            if (!v || PyList_Append(ended, v) < 0) { Py_XDECREF(v); Py_CLEAR(ended); goto done; }
+            Py_DECREF(v);
+            continue;
+        }
+        int seat = g->s.player;
+        seats[i] = seat;
+        write_observation(g, seat, obs + i * c->obs_size);
+        if (g->s.nlegal < 0) list_legal(g);
+        unsigned char *mask = masks + i * c->nids;
+        memset(mask, 0, (size_t)c->nids);
+        for (int k = 0; k < g->s.nlegal; k++) mask[g->legal[k]] = 1;
+    }
+done:
+    for (int k = 0; k < got; k++) PyBuffer_Release(&views[k]);
+    return ended;
+}
+
+static PyMethodDef engine_functions[] = {
+    {"step_batch", (PyCFunction)step_batch, METH_VARARGS, "Step many games by action ids."},
+    {NULL},
+};
+
 static struct PyModuleDef engine_module = {
-    PyModuleDef_HEAD_INIT, "_engine", "The compiled rules engine of ttr-core.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_engine", "The compiled rules engine of ttr-core.", -1, engine_functions,
 };
 
 PyMODINIT_FUNC PyInit__engine(void) {

@@ -47,3 +47,14 @@ class Game:
     def play_seeded(
         self, key: tuple[int, ...], most: int, record: bool, /
     ) -> tuple[int, bytes | None, list[tuple[int, ...]] | None]: ...
+
+def step_batch(
+    games: tuple[Game, ...],
+    actions: Any,
+    observations: Any,
+    masks: Any,
+    rewards: Any,
+    done: Any,
+    seats: Any,
+    /,
+) -> list[int]: ...

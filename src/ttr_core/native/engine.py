@@ -334,6 +334,13 @@ def new_game_object(state: GameState) -> Any:
     return game
 
 
+def step_batch(games: tuple[Any, ...], *arrays: Any) -> list[int]:
+    """Step compiled games together (``_engine.step_batch``; the engine must be built)."""
+    assert _package._engine is not None
+    ended: list[int] = _package._engine.step_batch(games, *arrays)
+    return ended
+
+
 def deals(rules: GameRules) -> bool:
     """Whether the compiled engine deals new games of ``rules`` as ``new_game``
     does: no variant deals the tickets or sets the game up its own way."""

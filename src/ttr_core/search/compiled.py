@@ -53,6 +53,13 @@ class NativeGame:
         self._usable()
         return (NativeGame, (self.snapshot(),))
 
+    def touched(self) -> None:
+        """The engine's game was changed from outside (a batch step): forget
+        what was worked out of the position."""
+        self._stale = True
+        self._legal = self._ids = None
+        self._read = None
+
     def restart(self, template: GameState, seed: int) -> None:
         """Go on from a new game the engine has just dealt (``ttr_core.native.engine.deal``)
         with seed ``seed``: ``template`` is a new game of the same configuration
