@@ -53,6 +53,15 @@ except ImportError as exc:  # pragma: no cover - exercised only without NumPy
         "in a clone of ttr-core"
     ) from exc
 
+#: What :meth:`VectorGames.step` returns: observations, masks, rewards, done, seats.
+Step = tuple[
+    "npt.NDArray[np.float32]",
+    "npt.NDArray[np.uint8]",
+    "npt.NDArray[np.float32]",
+    "npt.NDArray[np.bool_]",
+    "npt.NDArray[np.int64]",
+]
+
 #: The most games one :class:`VectorGames` holds.
 MAX_GAMES = 1 << 16
 
@@ -151,15 +160,7 @@ class VectorGames:
         self.done.fill(False)
         return self.observations, self.masks, self.seats
 
-    def step(
-        self, actions: Any
-    ) -> tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.uint8],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.int64],
-    ]:
+    def step(self, actions: Any) -> Step:
         """Take ``actions[i]`` (an action id, legal for the seat deciding game
         ``i``) in every game; ``(observations, masks, rewards, done, seats)``.
 
@@ -205,15 +206,7 @@ class VectorGames:
 
     # -- inside ---------------------------------------------------------------------
 
-    def _step_batch(
-        self, ids: Any
-    ) -> tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.uint8],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.int64],
-    ]:
+    def _step_batch(self, ids: Any) -> Step:
         """:meth:`step` with every game on the compiled engine: one call steps them all."""
         assert self._batch is not None
         actions = np.ascontiguousarray(ids, dtype=np.int64)

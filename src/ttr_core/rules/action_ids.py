@@ -69,7 +69,7 @@ from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import GameState, PendingKind, check_state
 from ttr_core.rules.checks import _field_error, check_player_count
 from ttr_core.rules.engine import legal_actions
-from ttr_core.rules.kernel.tables import action_table
+from ttr_core.rules.kernel.tables import ActionTable, action_table
 
 _KEEP_KINDS = (PendingKind.START_TICKETS, PendingKind.KEEP_TICKETS)
 _CORE_CLASSES = (Action, DrawBlind, DrawFaceUp, DrawTickets, Pass, ClaimRoute, KeepTickets)
@@ -175,16 +175,7 @@ def _build(board: Board, players: int) -> ActionSpace:
     table = action_table(board, players)
     by_object: dict[int, int] = {}
     for seat in range(players):
-        objects: list[Action] = [table.blind[seat], table.tickets[seat], table.passes[seat]]
-        objects += table.face_up[seat]
-        objects += table.all_wild[seat]
-        for colored in table.colored[seat]:
-            if colored is not None:
-                objects += [a for row in colored for cell in row for a in cell]
-        for gray in table.gray[seat]:
-            if gray is not None:
-                objects += [a for pay in gray for row in pay for cell in row for a in cell]
-        for action in objects:
+        for action in _seat_objects(table, seat):
             by_object[id(action)] = by_template[_template(action)]
     return ActionSpace(
         board=board,
@@ -197,6 +188,20 @@ def _build(board: Board, players: int) -> ActionSpace:
         by_object=by_object,
         core_size=len(templates) + 2**keep_bits,
     )
+
+
+def _seat_objects(table: ActionTable, seat: int) -> list[Action]:
+    """Every action object of ``seat`` in the action ``table`` (those with ids)."""
+    objects: list[Action] = [table.blind[seat], table.tickets[seat], table.passes[seat]]
+    objects += table.face_up[seat]
+    objects += table.all_wild[seat]
+    for colored in table.colored[seat]:
+        if colored is not None:
+            objects += [a for row in colored for cell in row for a in cell]
+    for gray in table.gray[seat]:
+        if gray is not None:
+            objects += [a for pay in gray for row in pay for cell in row for a in cell]
+    return objects
 
 
 def _variant_space(rules: GameRules) -> ActionSpace:
@@ -518,16 +523,7 @@ def _core_actions(board: Board, players: int) -> tuple[tuple[Action | None, ...]
     seats = []
     for seat in range(players):
         by_id: list[Action | None] = [None] * space.size
-        objects: list[Action] = [table.blind[seat], table.tickets[seat], table.passes[seat]]
-        objects += table.face_up[seat]
-        objects += table.all_wild[seat]
-        for colored in table.colored[seat]:
-            if colored is not None:
-                objects += [a for row in colored for cell in row for a in cell]
-        for gray in table.gray[seat]:
-            if gray is not None:
-                objects += [a for pay in gray for row in pay for cell in row for a in cell]
-        for action in objects:
+        for action in _seat_objects(table, seat):
             by_id[space._by_object[id(action)]] = action
         seats.append(tuple(by_id))
     return tuple(seats)
