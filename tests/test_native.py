@@ -580,3 +580,22 @@ def test_the_encoder_observes_a_native_playout_number_for_number(
         encoder.observe(play, 0, numpy.zeros(encoder.size, dtype=numpy.float64))
     with pytest.raises(ArgumentError, match="seat must be"):
         encoder.observe(play, players, numpy.zeros(encoder.size, dtype=numpy.float32))
+
+
+def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
+    state = ttr_core.new_game("newyork", 2, seed=1)
+    game = native.new_game_object(state)
+    before = game.export()
+    core, seats = before
+    bad_cores = [
+        (core[0] + (99,), *core[1:]),  # a card of no kind
+        (*core[:3], (999,), *core[4:]),  # a ticket of no id
+        (*core[:5], (5,) * len(core[5]), *core[6:]),  # routes owned by no seat
+    ]
+    for bad in bad_cores:
+        with pytest.raises(ValueError, match=r"cannot hold|out of range"):
+            game.load(bad, seats)
+        assert game.export() == before  # nothing half loaded
+    with pytest.raises(ValueError):
+        game.load(core, ((*seats[0][:5], (250,)), seats[1]))  # a route of no id
+    assert game.export() == before

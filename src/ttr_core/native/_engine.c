@@ -30,7 +30,7 @@
 #define MAXT 256      /* tickets */
 #define MAXCARDS 510  /* cards in the game */
 #define MAXOFFER 8    /* tickets on offer at once */
-#define MAXHELD 120   /* routes one seat can hold */
+#define MAXHELD MAXR  /* routes one seat can hold: every route */
 #define MAXLEGAL 4096 /* legal ids at once */
 #define MAXGOALS 8    /* a ticket's destinations */
 #define MAX_RESETS 100 /* MAX_DISPLAY_RESETS of the Python kernel */
@@ -1351,6 +1351,26 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
         Py_DECREF(seat);
         if (!ok) goto bad;
     }
+    /* every value within what the engine holds (a sound state's are) */
+    int ok = s.kind >= K_TURN && s.kind <= K_NONE && s.player >= 0 && s.player < c->players &&
+             s.termination >= END_NONE && s.termination <= END_STALEMATE &&
+             s.min_keep >= 0 && s.min_keep <= s.noffered && s.deck_len + c->slots <= MAXCARDS;
+    for (int i = 0; ok && i < s.deck_len; i++) ok = s.deck[i] < c->kinds;
+    for (int i = 0; ok && i < c->slots; i++) ok = s.display[i] >= -1 && s.display[i] < c->kinds;
+    for (int i = 0; ok && i < c->kinds; i++) ok = s.discard[i] >= 0;
+    for (int i = 0; ok && i < c->nroutes; i++) ok = s.owners[i] >= -1 && s.owners[i] < c->players;
+    for (int i = 0; ok && i < s.tdeck_len; i++) ok = s.tdeck[i] < c->ntickets;
+    for (int i = 0; ok && i < s.tpile_len; i++) ok = s.tpile[i] < c->ntickets;
+    for (int i = 0; ok && i < s.boxed_len; i++) ok = s.boxed[i] < c->ntickets;
+    for (int i = 0; ok && i < s.noffered; i++) ok = s.offered[i] < c->ntickets;
+    for (int k = 0; ok && k < s.nstart_offers; k++)
+        for (int i = 0; ok && i < s.start_offer_n[k]; i++) ok = s.start_offers[k][i] < c->ntickets;
+    for (int p = 0; ok && p < c->players; p++) {
+        SeatState *seat = &s.seats[p];
+        for (int i = 0; ok && i < seat->ntickets; i++) ok = seat->tickets[i] < c->ntickets;
+        for (int i = 0; ok && i < seat->nroutes; i++) ok = seat->routes[i] < c->nroutes;
+    }
+    if (!ok) goto bad;
     owner_masks(c, &s);
     s.nlegal = -1;
     self->s = s;

@@ -170,6 +170,8 @@ def _build(rules: GameRules) -> Any:
             return f"{sizes[what]} {what}, more than the native engine holds ({most})"
     if board.wild != kinds - 1:
         return "the wild card is not the last card kind"
+    if max(board.deck, default=0) > 255 or mr.cars_per_player > 32767:
+        return "more cards of a kind (255) or cars (32,767) than the native engine holds"
     if mr.returned_tickets not in _RETURNS or mr.start_returned_tickets not in _RETURNS:
         return "tickets returned somewhere the native engine does not know"
     by_kind: dict[str, NativeRule] = {}
@@ -181,6 +183,9 @@ def _build(rules: GameRules) -> Any:
         by_kind[rule.kind] = rule
     if rules.tie_break and not any(rule.tie_break for rule in declared):
         return "a variant breaks ties and declares no native tie-break"
+    shortest = min((route.length for route in board.routes), default=1)
+    if "longest_trail" in by_kind and min(len(board.routes), mr.cars_per_player // shortest) > 64:
+        return "a seat could hold more than 64 routes, the native longest trail's most"
     table = action_table(board, players)
     core = (
         players,
