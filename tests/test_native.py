@@ -112,11 +112,12 @@ def test_the_native_engine_plays_the_python_kernels_games(
 
 
 def test_random_playout_is_the_same_game_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-    for map, players in [("newyork", 2), ("usa", 4), ("europe", 3)]:
+    for map, players, variants in [("newyork", 2, None), ("usa", 4, None), ("europe", 3, [])]:
+        assert Playout.new(map, players, seed=0, variants=variants).engine == "native"
         for seed in range(6):
-            native_result = ttr_core.random_playout(map, players, seed=seed, variants=None)
+            native_result = ttr_core.random_playout(map, players, seed=seed, variants=variants)
             monkeypatch.setenv(native.ENGINE_ENV, "python")
-            python_result = ttr_core.random_playout(map, players, seed=seed)
+            python_result = ttr_core.random_playout(map, players, seed=seed, variants=variants)
             monkeypatch.delenv(native.ENGINE_ENV)
             assert native_result == python_result
             assert native_result.history == python_result.history
@@ -599,3 +600,88 @@ def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
     with pytest.raises(ValueError):
         game.load(core, ((*seats[0][:5], (250,)), seats[1]))  # a route of no id
     assert game.export() == before
+
+
+def _hand_built() -> list[tuple[str, ttr_core.GameState]]:
+    from ttr_core.model.state import Pending, replace_state
+
+    state = ttr_core.new_game("newyork", 2, seed=3)
+    turn = Playout(state)
+    turn.play_random(1, 6)
+    while turn.snapshot().pending.kind != "turn":  # type: ignore[union-attr]
+        turn.apply(turn.legal_actions()[0])
+    at = turn.snapshot()
+    players = list(at.players)
+    return [
+        ("cards", replace_state(at, deck=(), discard=tuple(480 for _ in at.discard))),
+        ("offer", replace_state(at, pending=Pending("keep_tickets", 0, (1, 2, 3, 4, 5), 1))),
+        ("no seat's", replace_state(at, pending=Pending("turn", 256))),
+        ("seed", replace_state(at, seed=10**300)),
+        ("starting offers", replace_state(at, start_offers=((1,), (2,), (3,)))),
+        ("routes", replace_state(at, players=(attrs_evolve(players[0], routes=(0,)), players[1]))),
+    ]
+
+
+def attrs_evolve(obj: Any, **changes: Any) -> Any:
+    import attrs
+
+    return attrs.evolve(obj, **changes)
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_a_state_no_game_reaches_plays_on_the_python_kernel(case: int) -> None:
+    _, state = _hand_built()[case]
+    reason = native_package.why_not(state)
+    assert reason is not None
+    with pytest.raises(ArgumentError, match="cannot run on the native engine"):
+        Playout(state, engine="native")
+    assert Playout(state).engine == "python"
+
+
+class Cycling(random.Random):
+    """A generator of its own: the engine may not draw its numbers itself."""
+
+    def getrandbits(self, k: int) -> int:
+        return super().getrandbits(k) ^ (1 if k > 1 else 0)
+
+
+@pytest.mark.parametrize("make", [lambda: Cycling(5), lambda: random.SystemRandom()])
+def test_play_random_uses_a_generator_of_its_own_as_the_python_kernel_does(make: Any) -> None:
+    state = ttr_core.new_game("newyork", 2, seed=2)
+    play = Playout(state)
+    played = play.play_random(make(), 100_000)
+    assert play.is_over() and play.engine == "native"
+    if not isinstance(make(), random.SystemRandom):
+        python = Playout(state, engine="python")
+        assert python.play_random(make(), 100_000) == played
+        assert python.snapshot() == play.snapshot()
+
+
+def test_the_engine_refuses_a_map_with_more_action_ids_than_it_lists() -> None:
+    from ttr_core.native import _engine
+
+    assert _engine is not None
+    core = (2, 13, 5, 2, 12, 2, 3, 1, 2, 0, 0, 0, 4)
+    routes = tuple((-1, 20, -1, i % 4, (i + 1) % 4, 0) for i in range(75))
+    points = tuple(range(21))
+    scoring = (3, 0, (), -1, 0, -1)
+    with pytest.raises(ValueError, match="action ids, more than"):
+        _engine.Config(core, (routes, points), (), scoring)
+
+
+def test_a_batch_step_takes_each_game_once_and_int64_ids() -> None:
+    numpy = pytest.importorskip("numpy")
+    from ttr_core.vector import VectorGames
+
+    games = VectorGames("newyork", 2, count=2, seed=1)
+    _, masks, _ = games.reset()
+    assert games._batch is not None
+    before = games.states()
+    one = games._batch[0]
+    actions = numpy.array([numpy.flatnonzero(m)[0] for m in masks], dtype=numpy.int64)
+    arrays = (games.observations, games.masks, games.rewards, games.done, games.seats)
+    with pytest.raises(ValueError, match="a game twice"):
+        native.step_batch((one, one), actions, *arrays)
+    with pytest.raises(ValueError, match="wrong size"):
+        native.step_batch(games._batch, actions.astype(numpy.float64), *arrays)
+    assert games.states() == before

@@ -218,8 +218,9 @@ class VectorGames:
             )  # fmt: skip
         except ValueError as exc:  # an illegal id, found before any game changed
             raise IllegalAction(Reason.UNKNOWN_ACTION, str(exc)) from None
-        for game in compiled:
-            game.touched()
+        finally:
+            for game in compiled:  # what was worked out of the old positions is gone
+                game.touched()
         for i in ended:
             self._new(self._plays[i])
             self._write(i)

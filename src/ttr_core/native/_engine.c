@@ -141,6 +141,7 @@ typedef struct {
     ConfigObject *config;
     PyObject *shuffle;               /* shuffle(number, list): shuffles the list in place */
     int broken;                      /* a shuffle failed while an action was carried out */
+    int marked;                      /* seen already in the batch being checked */
     State s;
     int32_t legal[MAXLEGAL];         /* the legal ids of the pending decision, when listed */
 } GameObject;
@@ -323,6 +324,10 @@ static int config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     self->trail_tie_break = (int)t3[1];
     self->most_tickets_bonus = (int)t3[2];
     self->nids = self->keep_base + (1 << keep_bits);
+    if (self->nids > MAXLEGAL) { /* a legal list holds each id once at most */
+        PyErr_Format(PyExc_ValueError, "%d action ids, more than %d", self->nids, MAXLEGAL);
+        return -1;
+    }
     self->id_route = PyMem_Malloc(sizeof(int16_t) * self->nids);
     self->id_colour = PyMem_Malloc(sizeof(int8_t) * self->nids);
     self->id_wilds = PyMem_Malloc(sizeof(uint8_t) * self->nids);
@@ -576,7 +581,7 @@ static int shuffle_ints(GameObject *g, int *cards, int n) {
     if (!data) return -1;
     if (!PyBytes_Check(data) || PyBytes_GET_SIZE(data) > 4 * 64) {
         Py_DECREF(data);
-        PyErr_SetString(PyExc_ValueError, "a shuffle's seed: up to 256 bytes");
+        PyErr_SetString(PyExc_RuntimeError, "a shuffle's seed: up to 256 bytes");
         return -1;
     }
     const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(data);
@@ -997,7 +1002,6 @@ static void list_legal(GameObject *g) {
             }
             if (cw == len) ADD(base + cn * len);
         }
-        if (n > MAXLEGAL - 64) break; /* cannot happen on a sound state */
       }
     }
     if (s->tdeck_len > 0 || s->tpile_len > 0) ADD(c->slots + 1);
@@ -1742,6 +1746,7 @@ static PyObject *game_apply(GameObject *self, PyObject *arg) {
 }
 
 static PyObject *game_clone(GameObject *self, PyObject *unused) {
+    if (check_usable(self) < 0) return NULL;
     GameObject *twin = PyObject_New(GameObject, &GameType);
     if (!twin) return NULL;
     Py_INCREF(self->config);
@@ -1884,6 +1889,7 @@ static PyObject *game_over(GameObject *self, void *closure) {
     return PyBool_FromLong(self->s.termination != END_NONE);
 }
 static PyObject *game_config(GameObject *self, void *closure) {
+    if (check_usable(self) < 0) return NULL;
     Py_INCREF(self->config);
     return (PyObject *)self->config;
 }
@@ -1963,15 +1969,31 @@ static PyObject *step_batch(PyObject *module, PyObject *args) {
     int itemsizes[6] = {8, 4, 1, 4, 1, 8};
     PyObject *ended = NULL;
     for (; got < 6; got++) {
-        int flags = PyBUF_C_CONTIGUOUS | (got ? PyBUF_WRITABLE : 0);
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (got ? PyBUF_WRITABLE : 0);
         if (PyObject_GetBuffer(targets[got], &views[got], flags) < 0) goto done;
-        if (views[got].len != sizes[got] || views[got].itemsize != itemsizes[got]) {
+        const char *format = views[got].format ? views[got].format : "B";
+        char code = format[strlen(format) - 1];
+        /* int64, float32, uint8, float32, bool, int64 */
+        const char *codes[6] = {"qlLQ", "f", "Bb?", "f", "?Bb", "qlLQ"};
+        if (views[got].len != sizes[got] || views[got].itemsize != itemsizes[got] ||
+            !strchr(codes[got], code)) {
             got++;
             PyErr_Format(PyExc_ValueError, "buffer %d has the wrong size", got - 1);
             goto done;
         }
     }
     const int64_t *actions = views[0].buf;
+    /* each game once: a mark set, checked and cleared */
+    for (Py_ssize_t i = 0; i < count; i++) {
+        GameObject *g = (GameObject *)PyTuple_GET_ITEM(games, i);
+        if (g->marked) {
+            for (Py_ssize_t j = 0; j < i; j++) ((GameObject *)PyTuple_GET_ITEM(games, j))->marked = 0;
+            PyErr_SetString(PyExc_ValueError, "a game twice in the batch");
+            goto done;
+        }
+        g->marked = 1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) ((GameObject *)PyTuple_GET_ITEM(games, i))->marked = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         GameObject *g = (GameObject *)PyTuple_GET_ITEM(games, i);
         if (g->s.nlegal < 0) list_legal(g);

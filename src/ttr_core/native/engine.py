@@ -282,22 +282,85 @@ def why_not_state(state: GameState) -> str | None:
 
 
 def holds(state: GameState) -> str | None:
-    """Why the engine cannot hold ``state`` (a variant's decision pending, a
-    route of an owner that is no seat, a game ended early ...), or ``None``."""
+    """Why the engine cannot hold ``state``, or ``None``: a variant's decision
+    pending, a route of an owner that is no seat, a game ended early, or a
+    state no game reaches (cards or tickets not conserved, routes not their
+    owners', a decision of no seat, numbers beyond the engine's sizes) —
+    which the Python kernel plays on as it is given."""
     pending = state.pending
+    players = len(state.players)
     if pending is not None and (pending.kind not in _KIND_NUMBER or pending.data is not None):
         return f"a {pending.kind!r} decision is pending"
     if state.termination not in ENDINGS:
         return f"the game ended by {state.termination}"
     if state.forfeit is not None:
         return "a seat forfeited"
-    players = len(state.players)
+    if type(state.seed) is not int or not 0 <= state.seed < 1 << 256:
+        return "a seed beyond 256 bits"
     if any(not UNCLAIMED <= owner < players for owner in state.owners):
         return "a route belongs to an owner that is no seat"
     if any(player.play_points for player in state.players):
         return "points were scored during play"
-    if len(state.start_offers) > 6:
-        return "too many starting offers"
+    return _unreached(state, players)
+
+
+def _unreached(state: GameState, players: int) -> str | None:
+    """What makes ``state`` one no game of its rules reaches (see :func:`holds`)."""
+    board = state.board
+    mr = board.rules
+    pending = state.pending
+    keep_bits = max(mr.start_tickets_dealt, mr.draw_tickets)
+    if pending is not None:
+        if not 0 <= pending.player < players:
+            return "the decision is no seat's"
+        offer = pending.offered
+        choosing = pending.kind in (PendingKind.KEEP_TICKETS, PendingKind.START_TICKETS)
+        if choosing and not (1 <= len(offer) <= keep_bits and 0 <= pending.min_keep <= len(offer)):
+            return "a ticket offer of another size than the map deals"
+        if not choosing and (offer or pending.min_keep):
+            return "tickets on offer outside a ticket choice"
+    if state.start_offers:
+        if pending is None or pending.kind != PendingKind.START_TICKETS:
+            return "starting offers outside the starting choice"
+        if pending.player + len(state.start_offers) >= players or any(
+            not 1 <= len(offer) <= keep_bits for offer in state.start_offers
+        ):
+            return "starting offers for seats the game does not have"
+    # Every card once (each kind as many as the game has).
+    held = [0] * len(board.deck)
+    try:
+        for card in (*state.deck, *(c for c in state.display if c is not None)):
+            held[card] += 1
+        for counts in (*(player.hand.counts for player in state.players), state.discard):
+            held = [a + b for a, b in zip(held, counts, strict=True)]
+    except (IndexError, TypeError, ValueError):
+        return "cards that are not the game's"
+    if held != list(board.deck) or len(state.display) != mr.display_size:
+        return "cards that are not the game's, each once"
+    # Every ticket at most once, the ids the map's.
+    tickets = [*state.ticket_deck, *state.ticket_discard, *state.boxed_tickets]
+    tickets += [t for offer in state.start_offers for t in offer]
+    tickets += [] if pending is None else pending.offered
+    for player in state.players:
+        tickets += player.tickets
+    if len(set(tickets)) != len(tickets) or not all(0 <= t < len(board.tickets) for t in tickets):
+        return "tickets that are not the game's, each at most once"
+    for seat, player in enumerate(state.players):
+        if len(set(player.routes)) != len(player.routes) or any(
+            not 0 <= r < len(state.owners) or state.owners[r] != seat for r in player.routes
+        ):
+            return "a seat's routes that are not its own"
+        if not 0 <= player.cars <= 32767 or not -(1 << 30) < player.score < 1 << 30:
+            return "cars or a score beyond the engine's numbers"
+        known = player.known
+        if known and (len(known) != len(board.deck) or not all(0 <= k <= 255 for k in known)):
+            return "known cards beyond the engine's numbers"
+    owned = sum(owner != UNCLAIMED for owner in state.owners)
+    if owned != sum(len(player.routes) for player in state.players):
+        return "routes owned by no seat's list"
+    counters = (state.final_turns, state.passes, state.turn, state.shuffles, state.ply)
+    if not all(-(1 << 30) < n < 1 << 30 for n in counters):
+        return "counters beyond the engine's numbers"
     return None
 
 

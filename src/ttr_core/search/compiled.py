@@ -266,19 +266,29 @@ class NativeGame:
         game = self._usable()
         if type(chooser) is int and abs(chooser).bit_length() > _KEY_BITS:
             chooser = random.Random(chooser)  # a key longer than the engine seeds from
+        if isinstance(chooser, random.Random) and type(chooser) is not random.Random:
+            # A generator of its own (SystemRandom, a subclass): its own choices,
+            # one action at a time.
+            history: list[Action] = []
+            while not game.over and len(history) < max_actions:
+                legal = self.legal_actions()
+                action = legal[chooser.randrange(len(legal))] if len(legal) > 1 else legal[0]
+                self.apply(action)
+                history.append(action)
+            return history
         self._stale = True
         self._legal = self._ids = None
         try:
             if type(chooser) is int:
                 _, data, offers = game.play_seeded(key_words(chooser), max_actions, True)
                 assert data is not None and offers is not None
-                history: Sequence[int] = memoryview(data).cast("i")
+                entries: Sequence[int] = memoryview(data).cast("i")
             else:
                 assert isinstance(chooser, random.Random)
                 version, words, gauss = chooser.getstate()
-                history = []
+                entries = []
                 offers = []
-                _, twister = game.play(words, max_actions, history, offers)
+                _, twister = game.play(words, max_actions, entries, offers)
                 chooser.setstate((version, twister, gauss))
         except BaseException as exc:
             self._broken = f"{type(exc).__name__} during a random playout: {exc}"
@@ -287,7 +297,7 @@ class NativeGame:
         keep_base = game.config.keep_base
         offer = iter(offers)
         played: list[Action] = []
-        for entry in history:
+        for entry in entries:
             seat, aid = entry & 7, entry >> 3
             if aid >= keep_base:
                 offered = next(offer)
