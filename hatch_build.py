@@ -1,6 +1,6 @@
 """The wheel's build hook (hatchling): the compiled parts of ttr-core.
 
-1. **The native engine**, on by default: ``src/ttr_core/native/_engine.c``
+1. **The native engine**, on by default: ``src/ttr_core/native/*.c``
    compiled (setuptools' ``build_ext``, in a subprocess) into the extension
    module :mod:`ttr_core.native._engine`, and the wheel tagged for this
    Python and platform. Without a C compiler (or the Python headers) the
@@ -9,7 +9,7 @@
    says which). ``TTR_CORE_NATIVE=0`` skips it; ``TTR_CORE_NATIVE=1``
    requires it, and a failure is an error.
 2. **The mypyc kernel**, when asked: ``TTR_CORE_MYPYC=1 python -m pip
-   install .`` has mypyc compile the rules kernel and the playout object.
+   install .`` has mypyc compile the rules kernel.
    The compiled modules sit next to their sources in the wheel, and Python
    imports an extension module before a source file of the same name.
    docs/performance.md says what it gains.
@@ -34,8 +34,8 @@ from typing import Any
 from hatchling.builders.config import BuilderConfig
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: The native engine's one source file, and its package, relative to the project root.
-NATIVE_SOURCE = "src/ttr_core/native/_engine.c"
+#: The native engine's package, relative to the project root: every C file in it
+#: (``_engine.c``, the module, and its parts, sharing ``engine.h``) is compiled.
 NATIVE_PACKAGE = "src/ttr_core/native"
 #: The extension module it becomes.
 NATIVE_MODULE = "ttr_core.native._engine"
@@ -71,7 +71,7 @@ class BuildExt(build_ext):
 
 setup(
     name="ttr_core_native_engine",
-    ext_modules=[Extension({module!r}, sources=[{source!r}])],
+    ext_modules=[Extension({module!r}, sources={sources!r})],
     cmdclass={{"build_ext": BuildExt}},
 )
 """
@@ -179,7 +179,9 @@ class CompiledParts(BuildHookInterface[BuilderConfig]):
         """Compile the native engine; whether it was built (False: the pure-Python kernel)."""
         root = Path(self.root)
         out = self._temporary("ttr-core-native-")
-        script = NATIVE_SETUP.format(module=NATIVE_MODULE, source=str(root / NATIVE_SOURCE))
+        # Every C file of the package (the engine's module file and its parts).
+        sources = sorted(str(path) for path in (root / NATIVE_PACKAGE).glob("*.c"))
+        script = NATIVE_SETUP.format(module=NATIVE_MODULE, sources=sources)
         try:
             # Run outside the project: setuptools would read its pyproject.toml's [project].
             done = _build_ext(script, out, out)

@@ -1,0 +1,177 @@
+/* What the compiled engine's files share: its sizes, its types, its functions
+ * (_engine.c says what the engine is). */
+#ifndef TTR_ENGINE_H
+#define TTR_ENGINE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+#include <stdint.h>
+
+#define MAXP 6        /* seats */
+#define MAXK 16       /* card kinds, the wild last */
+#define MAXS 8        /* face-up slots */
+#define MAXR 255      /* routes (ids fit a byte) */
+#define MAXLOC 255    /* locations */
+#define MAXT 256      /* tickets */
+#define MAXCARDS 510  /* cards in the game */
+#define MAXOFFER 8    /* tickets on offer at once */
+#define MAXHELD MAXR  /* routes one seat can hold: every route */
+#define MAXLEGAL 4096 /* legal ids at once */
+#define MAXGOALS 8    /* a ticket's destinations */
+#define MAX_RESETS 100 /* MAX_DISPLAY_RESETS of the Python kernel */
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static int ctz64(uint64_t x) {
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+#else
+#define ctz64(x) __builtin_ctzll(x)
+#endif
+
+#define WORDS 4 /* bit masks of routes: 4 x 64 >= MAXR */
+
+enum { K_TURN = 0, K_SECOND = 1, K_KEEP = 2, K_START = 3, K_NONE = 4 };
+enum { END_NONE = 0, END_CARS = 1, END_STALEMATE = 2 };
+enum { RET_DISCARD = 0, RET_BOTTOM = 1, RET_BOX = 2 };
+
+typedef struct {
+    int16_t nstart, start[16];             /* start places */
+    int16_t ngoals;
+    int16_t goal_points[MAXGOALS];
+    int16_t goal_n[MAXGOALS], goal_places[MAXGOALS][16];
+    int16_t lost;
+} TicketDef;
+
+typedef struct {
+    PyObject_HEAD
+    int players, kinds, wild, slots, max_wilds, turn_wild, end_trigger;
+    int draw_tickets, draw_keep, start_keep, ret_keep, ret_start, both_usable;
+    int route_points[64];
+    int nroutes, nlocs, ntickets;
+    int8_t colour[MAXR];     /* -1 gray */
+    uint8_t length[MAXR];
+    int16_t partner[MAXR];   /* -1 none */
+    uint8_t end_a[MAXR], end_b[MAXR];
+    uint8_t no_wild[MAXR];
+    int claim_base[MAXR];
+    uint64_t within[64][WORDS];   /* the routes of length <= k */
+    int nids, keep_base, keep_bits;
+    int16_t *id_route;       /* id -> route, -1 if no claim */
+    int8_t *id_colour;       /* id -> colour paid (-1: wilds alone) */
+    uint8_t *id_wilds;       /* id -> wilds paid */
+    TicketDef *tickets;
+    /* end scoring the variants declare */
+    int place_points;                /* points per marked place touched, 0 off */
+    uint8_t place_marked[MAXLOC];
+    int trail_bonus;                 /* longest trail bonus, -1 off */
+    int trail_tie_break;
+    int most_tickets_bonus;          /* most completed tickets bonus, -1 off */
+    /* the observation vector's layout (ttr_core.observation.layout), once set */
+    int has_layout;
+    int at_move, at_pending, at_over, at_hand, at_held, at_keep, at_display, at_piles;
+    int at_ticket_discard, at_seats, per_seat, at_routes, width, at_ending, obs_size;
+    int total_cards, ticket_scale, offer_scale, display_scale, cars_scale;
+    double score_scale;
+    int kind_slot[4];
+    int deck_div[MAXK];
+    /* the deal (ttr_core.rules.setup.new_game), once set */
+    int has_deal, starting_hand, cars_per_player, start_dealt;
+    int deck_counts[MAXK];
+    int start_scores[MAXP];
+} ConfigObject;
+
+typedef struct {
+    uint8_t counts[MAXK];
+    uint8_t known[MAXK];
+    int16_t cars;
+    int32_t score;
+    int16_t ntickets;
+    uint16_t tickets[MAXT];
+    int16_t nroutes;
+    uint8_t routes[MAXHELD];
+} SeatState;
+
+typedef struct {
+    int16_t deck_head, deck_len;
+    uint8_t deck[MAXCARDS];
+    int8_t display[MAXS];            /* -1: empty */
+    int16_t discard[MAXK];
+    int16_t tdeck_head, tdeck_len;
+    uint16_t tdeck[2 * MAXT];        /* room for returns at the bottom */
+    int16_t tpile_len;
+    uint16_t tpile[MAXT];
+    int16_t boxed_len;
+    uint16_t boxed[MAXT];
+    int16_t owners[MAXR];            /* -1 unclaimed */
+    /* claimable routes, kept claim by claim: unclaimed; whose partner anyone
+     * holds; whose partner the seat holds */
+    uint64_t open[WORDS], closed_any[WORDS], closed_seat[MAXP][WORDS];
+    int8_t kind, player;             /* the pending decision */
+    int8_t noffered, min_keep;
+    uint16_t offered[MAXOFFER];
+    int8_t nstart_offers, start_offer_at;
+    int8_t start_offer_n[MAXP];
+    uint16_t start_offers[MAXP][MAXOFFER];
+    int32_t final_turns, passes, turn, shuffles, ply;
+    int8_t termination;
+    SeatState seats[MAXP];
+    int16_t nlegal;                  /* the legal ids listed; -1: not listed */
+} State;
+
+typedef struct {
+    PyObject_HEAD
+    ConfigObject *config;
+    PyObject *shuffle;               /* shuffle(number, list): shuffles the list in place */
+    int broken;                      /* a shuffle failed while an action was carried out */
+    int marked;                      /* seen already in the batch being checked */
+    State s;
+    int32_t legal[MAXLEGAL];         /* the legal ids of the pending decision, when listed */
+} GameObject;
+
+typedef struct { uint32_t mt[624]; int index; } Twister;
+
+#define CFG(g) ((g)->config)
+
+extern PyTypeObject ConfigType;
+extern PyTypeObject GameType;
+
+/* config.c */
+int get_int(PyObject *seq, Py_ssize_t i, long *out);
+int read_ints(PyObject *seq, long *out, Py_ssize_t most, Py_ssize_t *n);
+
+/* twister.c */
+int below(Twister *t, int n);
+void twister_seed(Twister *t, const uint32_t *key, int n);
+int twister_from_key(PyObject *words, Twister *t);
+int twister_read(PyObject *state, Twister *t);
+PyObject *twister_write(Twister *t);
+
+/* rules.c */
+int shuffle_ints(GameObject *g, int *cards, int n);
+int can_draw(GameObject *g);
+int count_wilds(GameObject *g);
+int check_wilds(GameObject *g);
+int claim(GameObject *g, int id);
+int draw_tickets(GameObject *g);
+void owner_masks(ConfigObject *c, State *s);
+void list_legal(GameObject *g);
+int is_legal(GameObject *g, int id);
+int apply_id(GameObject *g, int id);
+
+/* scoring.c */
+void score(GameObject *g, int *totals, int *completed, int *won);
+
+/* observe.c */
+void write_observation(GameObject *self, int seat, float *out);
+
+/* game.c */
+int check_usable(GameObject *g);
+PyObject *game_kind(GameObject *self, void *closure);
+PyObject *game_ply(GameObject *self, void *closure);
+
+
+#endif

@@ -1,0 +1,471 @@
+/* The core rules on a Game: the card supply, claims, tickets, turns, legal ids. */
+#include "engine.h"
+
+/* ---------------------------------------------------------------- rules */
+
+
+/* Shuffle `cards` (n of them) as shuffle number s->shuffles of the Python
+ * kernel does (random.Random(f"ttr-core:{seed}:{n}").shuffle): the key of
+ * that generator from Python (the SHA-512 of the string), the shuffle here;
+ * the count goes up. -1 with an exception set on failure. */
+int shuffle_ints(GameObject *g, int *cards, int n) {
+    /* the seed as an integer's big-endian bytes (its string and their SHA-512) */
+    PyObject *data = PyObject_CallFunction(g->shuffle, "i", g->s.shuffles);
+    if (!data) return -1;
+    if (!PyBytes_Check(data) || PyBytes_GET_SIZE(data) > 4 * 64) {
+        Py_DECREF(data);
+        PyErr_SetString(PyExc_RuntimeError, "a shuffle's seed: up to 256 bytes");
+        return -1;
+    }
+    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(data);
+    Py_ssize_t len = PyBytes_GET_SIZE(data);
+    while (len > 0 && b[0] == 0) { b++; len--; } /* abs(a)'s words: no leading zero */
+    uint32_t key[64] = {0};
+    int words = len ? (int)((len + 3) / 4) : 1;
+    for (Py_ssize_t i = 0; i < len; i++) /* byte i from the end is bits 8i.. */
+        key[i / 4] |= (uint32_t)b[len - 1 - i] << (8 * (i % 4));
+    Py_DECREF(data);
+    Twister t;
+    twister_seed(&t, key, words);
+    for (int i = n - 1; i >= 1; i--) { /* random.shuffle */
+        int j = below(&t, i + 1);
+        int x = cards[i];
+        cards[i] = cards[j];
+        cards[j] = x;
+    }
+    g->s.shuffles++;
+    return 0;
+}
+
+/* The top card of the deck, the discard pile shuffled in when the deck is
+ * empty: -1 when neither holds a card, -2 on an error. */
+static int draw(GameObject *g) {
+    State *s = &g->s;
+    if (s->deck_len == 0) {
+        int kinds = CFG(g)->kinds, total = 0;
+        for (int k = 0; k < kinds; k++) total += s->discard[k];
+        if (!total) return -1;
+        int cards[MAXCARDS];
+        int n = 0;
+        for (int k = 0; k < kinds; k++)
+            for (int i = 0; i < s->discard[k]; i++) cards[n++] = k;
+        if (shuffle_ints(g, cards, n) < 0) return -2;
+        for (int i = 0; i < n; i++) s->deck[i] = (uint8_t)cards[i];
+        s->deck_head = 0;
+        s->deck_len = (int16_t)n;
+        memset(s->discard, 0, sizeof s->discard);
+    }
+    int card = s->deck[s->deck_head];
+    s->deck_head++;
+    s->deck_len--;
+    return card;
+}
+
+static int any_discard(GameObject *g) {
+    for (int k = 0; k < CFG(g)->kinds; k++)
+        if (g->s.discard[k]) return 1;
+    return 0;
+}
+
+int can_draw(GameObject *g) { return g->s.deck_len > 0 || any_discard(g); }
+
+static int can_take_second(GameObject *g) {
+    if (can_draw(g)) return 1;
+    int wild = CFG(g)->turn_wild;
+    for (int i = 0; i < CFG(g)->slots; i++) {
+        int c = g->s.display[i];
+        if (c >= 0 && c != wild) return 1;
+    }
+    return 0;
+}
+
+static int deal_within_limit(GameObject *g) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int pool[MAXCARDS + MAXS];
+    int n = 0;
+    for (int i = 0; i < s->deck_len; i++) pool[n++] = s->deck[s->deck_head + i];
+    for (int k = 0; k < c->kinds; k++)
+        for (int i = 0; i < s->discard[k]; i++) pool[n++] = k;
+    for (int i = 0; i < c->slots; i++)
+        if (s->display[i] >= 0) pool[n++] = s->display[i];
+    if (shuffle_ints(g, pool, n) < 0) return -1;
+    int size = c->slots < n ? c->slots : n, shown = 0, wilds = 0, rest = 0;
+    int8_t display[MAXS];
+    for (int i = 0; i < n; i++) {
+        int card = pool[i];
+        if (shown < size && (card != c->wild || wilds < c->max_wilds)) {
+            display[shown++] = (int8_t)card;
+            wilds += card == c->wild;
+        } else {
+            s->deck[rest++] = (uint8_t)card;
+        }
+    }
+    for (int i = 0; i < c->slots; i++) s->display[i] = i < shown ? display[i] : -1;
+    s->deck_head = 0;
+    s->deck_len = (int16_t)rest;
+    memset(s->discard, 0, sizeof s->discard);
+    return 0;
+}
+
+int count_wilds(GameObject *g) {
+    int n = 0, wild = CFG(g)->wild;
+    for (int i = 0; i < CFG(g)->slots; i++) n += g->s.display[i] == wild;
+    return n;
+}
+
+/* Reset the display while it shows too many wilds and a reset can help (E3). */
+int check_wilds(GameObject *g) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int wild = c->wild, limit = c->max_wilds, resets = 0;
+    while (count_wilds(g) > limit) {
+        int shown = 0, shown_wild = 0, pool_wild = 0, pool;
+        for (int i = 0; i < c->slots; i++)
+            if (s->display[i] >= 0) { shown++; shown_wild += s->display[i] == wild; }
+        pool = s->deck_len + shown;
+        for (int k = 0; k < c->kinds; k++) pool += s->discard[k];
+        for (int i = 0; i < s->deck_len; i++) pool_wild += s->deck[s->deck_head + i] == wild;
+        pool_wild += s->discard[wild] + shown_wild;
+        int size = c->slots < pool ? c->slots : pool;
+        if (pool - pool_wild < size - limit) return 0;
+        if (resets == MAX_RESETS) return deal_within_limit(g);
+        for (int i = 0; i < c->slots; i++)
+            if (s->display[i] >= 0) s->discard[s->display[i]]++;
+        for (int i = 0; i < c->slots; i++) {
+            int card = draw(g);
+            if (card == -2) return -1;
+            s->display[i] = (int8_t)card;
+        }
+        resets++;
+    }
+    return 0;
+}
+
+static int refill(GameObject *g, int slot) {
+    int card = draw(g);
+    if (card == -2) return -1;
+    g->s.display[slot] = (int8_t)card;
+    return check_wilds(g);
+}
+
+static int fill_empty(GameObject *g) {
+    for (int i = 0; i < CFG(g)->slots; i++)
+        if (g->s.display[i] < 0) {
+            int card = draw(g);
+            if (card == -2) return -1;
+            g->s.display[i] = (int8_t)card;
+        }
+    return check_wilds(g);
+}
+
+static int settle_display(GameObject *g) {
+    int empty = 0;
+    for (int i = 0; i < CFG(g)->slots; i++) empty |= g->s.display[i] < 0;
+    if (empty || count_wilds(g) > CFG(g)->max_wilds) return fill_empty(g);
+    return 0;
+}
+
+static void finish_turn(GameObject *g, int passed) {
+    State *s = &g->s;
+    int seat = s->player, n = CFG(g)->players;
+    int final = s->final_turns;
+    if (final < 0) {
+        if (s->seats[seat].cars <= CFG(g)->end_trigger) final = n;
+    } else {
+        final -= 1;
+    }
+    int passes = passed ? s->passes + 1 : 0;
+    int end = END_NONE;
+    if (final == 0) end = END_CARS;
+    else if (passes >= n) end = END_STALEMATE;
+    s->final_turns = final;
+    s->passes = passes;
+    s->turn++;
+    s->ply++;
+    s->termination = (int8_t)end;
+    if (end) {
+        s->kind = K_NONE;
+    } else {
+        s->kind = K_TURN;
+        s->player = (int8_t)((seat + 1) % n);
+    }
+}
+
+static int draw_blind(GameObject *g, int second) {
+    State *s = &g->s;
+    int card = draw(g);
+    if (card == -2) return -1;
+    if (card < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "no card to draw");
+        return -1;
+    }
+    s->seats[s->player].counts[card]++;
+    if (!second && can_take_second(g)) {
+        s->kind = K_SECOND;
+        s->ply++;
+    } else {
+        finish_turn(g, 0);
+    }
+    return 0;
+}
+
+static int draw_face_up(GameObject *g, int slot, int second) {
+    State *s = &g->s;
+    int card = s->display[slot];
+    if (refill(g, slot) < 0) return -1;
+    SeatState *seat = &s->seats[s->player];
+    seat->counts[card]++;
+    seat->known[card]++;
+    if (!second && card != CFG(g)->turn_wild && can_take_second(g)) {
+        s->kind = K_SECOND;
+        s->ply++;
+    } else {
+        finish_turn(g, 0);
+    }
+    return 0;
+}
+
+static void close_partner(ConfigObject *c, State *s, int rid, int owner) {
+    s->open[rid / 64] &= ~(1ULL << (rid % 64));
+    int p = c->partner[rid];
+    if (p < 0) return;
+    s->closed_any[p / 64] |= 1ULL << (p % 64);
+    if (owner >= 0 && owner < c->players) s->closed_seat[owner][p / 64] |= 1ULL << (p % 64);
+}
+
+int claim(GameObject *g, int id) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int rid = c->id_route[id], colour = c->id_colour[id], wilds = c->id_wilds[id];
+    int len = c->length[rid];
+    SeatState *seat = &s->seats[s->player];
+    s->owners[rid] = s->player;
+    close_partner(c, s, rid, s->player);
+    /* paid: the colour first, then the wilds (claim_payment's order) */
+    int kind[2] = {colour, c->wild}, num[2] = {len - wilds, wilds};
+    int any_known = 0;
+    for (int k = 0; k < c->kinds; k++) any_known |= seat->known[k];
+    for (int i = 0; i < 2; i++) {
+        if (kind[i] < 0) continue;
+        int card = kind[i], pay = num[i];
+        seat->counts[card] -= pay;
+        s->discard[card] += pay;
+        if (any_known) {
+            int have = seat->known[card];
+            seat->known[card] = (uint8_t)(have > pay ? have - pay : 0);
+        }
+    }
+    seat->cars -= len;
+    seat->routes[seat->nroutes++] = (uint8_t)rid;
+    seat->score += c->route_points[len];
+    if (settle_display(g) < 0) return -1;
+    finish_turn(g, 0);
+    return 0;
+}
+
+/* Take up to `count` tickets off the ticket deck, an empty one first refilled
+ * from the shuffled pile. */
+static int take_tickets(GameObject *g, int count, uint16_t *out) {
+    State *s = &g->s;
+    if (s->tdeck_len == 0 && s->tpile_len > 0) {
+        int cards[MAXT];
+        int n = s->tpile_len;
+        for (int i = 0; i < n; i++) cards[i] = s->tpile[i];
+        if (shuffle_ints(g, cards, n) < 0) return -1;
+        for (int i = 0; i < n; i++) s->tdeck[i] = (uint16_t)cards[i];
+        s->tdeck_head = 0;
+        s->tdeck_len = (int16_t)n;
+        s->tpile_len = 0;
+    }
+    int n = count < s->tdeck_len ? count : s->tdeck_len;
+    for (int i = 0; i < n; i++) out[i] = s->tdeck[s->tdeck_head + i];
+    s->tdeck_head += n;
+    s->tdeck_len -= n;
+    return n;
+}
+
+static void compact_tdeck(State *s) {
+    if (s->tdeck_head) {
+        memmove(s->tdeck, s->tdeck + s->tdeck_head, sizeof(uint16_t) * s->tdeck_len);
+        s->tdeck_head = 0;
+    }
+}
+
+int draw_tickets(GameObject *g) {
+    State *s = &g->s;
+    uint16_t offered[MAXOFFER];
+    int n = take_tickets(g, CFG(g)->draw_tickets, offered);
+    if (n < 0) return -1;
+    if (n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "no tickets left to draw");
+        return -1;
+    }
+    s->kind = K_KEEP;
+    s->noffered = (int8_t)n;
+    memcpy(s->offered, offered, sizeof(uint16_t) * n);
+    s->min_keep = (int8_t)(CFG(g)->draw_keep < n ? CFG(g)->draw_keep : n);
+    s->ply++;
+    return 0;
+}
+
+static void keep_tickets(GameObject *g, int mask) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    SeatState *seat = &s->seats[s->player];
+    int where = s->kind == K_KEEP ? c->ret_keep : c->ret_start;
+    for (int i = 0; i < s->noffered; i++)
+        if (mask >> i & 1) seat->tickets[seat->ntickets++] = s->offered[i];
+    for (int i = 0; i < s->noffered; i++) {
+        if (mask >> i & 1) continue;
+        uint16_t t = s->offered[i];
+        if (where == RET_BOX) s->boxed[s->boxed_len++] = t;
+        else if (where == RET_DISCARD) s->tpile[s->tpile_len++] = t;
+        else {
+            compact_tdeck(s);
+            s->tdeck[s->tdeck_len++] = t;
+        }
+    }
+    int was = s->kind;
+    s->noffered = 0;
+    s->min_keep = 0;
+    if (was == K_KEEP) {
+        finish_turn(g, 0);
+        return;
+    }
+    if (s->start_offer_at < s->nstart_offers) {
+        int at = s->start_offer_at++;
+        int n = s->start_offer_n[at];
+        s->kind = K_START;
+        s->player = (int8_t)(s->player + 1);
+        s->noffered = (int8_t)n;
+        memcpy(s->offered, s->start_offers[at], sizeof(uint16_t) * n);
+        s->min_keep = (int8_t)(c->start_keep < n ? c->start_keep : n);
+    } else {
+        s->kind = K_TURN;
+        s->player = 0;
+    }
+    s->ply++;
+}
+
+/* The masks of a state loaded from its owners. */
+void owner_masks(ConfigObject *c, State *s) {
+    memset(s->open, 0, sizeof s->open);
+    memset(s->closed_any, 0, sizeof s->closed_any);
+    memset(s->closed_seat, 0, sizeof s->closed_seat);
+    for (int rid = 0; rid < c->nroutes; rid++) {
+        if (s->owners[rid] == -1) s->open[rid / 64] |= 1ULL << (rid % 64);
+        else close_partner(c, s, rid, s->owners[rid]);
+    }
+}
+
+/* ---------------------------------------------------------------- legal ids */
+
+#define ADD(id) (g->legal[n++] = (id))
+
+void list_legal(GameObject *g) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int n = 0;
+    if (s->kind == K_NONE) {
+        s->nlegal = 0;
+        return;
+    }
+    if (s->kind == K_KEEP || s->kind == K_START) {
+        /* every subset keeping at least min_keep, by size, then combinations in order */
+        int k = s->noffered;
+        for (int size = s->min_keep; size <= k; size++) {
+            int idx[MAXOFFER];
+            for (int i = 0; i < size; i++) idx[i] = i;
+            for (;;) {
+                int mask = 0;
+                for (int i = 0; i < size; i++) mask |= 1 << idx[i];
+                ADD(c->keep_base + mask);
+                int i = size - 1;
+                while (i >= 0 && idx[i] == k - size + i) i--;
+                if (i < 0) break;
+                idx[i]++;
+                for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+            }
+        }
+        s->nlegal = (int16_t)n;
+        return;
+    }
+    int drawable = can_draw(g);
+    if (drawable) ADD(0);
+    if (s->kind == K_SECOND) {
+        for (int i = 0; i < c->slots; i++)
+            if (s->display[i] >= 0 && s->display[i] != c->turn_wild) ADD(1 + i);
+        s->nlegal = (int16_t)n;
+        return;
+    }
+    for (int i = 0; i < c->slots; i++)
+        if (s->display[i] >= 0) ADD(1 + i);
+    int seat = s->player;
+    SeatState *me = &s->seats[seat];
+    const uint8_t *counts = me->counts;
+    int wilds = counts[c->wild], cars = me->cars, cn = c->kinds - 1, most_colour = 0;
+    for (int k = 0; k < cn; k++)
+        if (counts[k] > most_colour) most_colour = counts[k];
+    /* the routes this seat may claim and has the cars for, in route id order */
+    const uint64_t *within = c->within[cars < 0 ? 0 : cars > 63 ? 63 : cars];
+    for (int word = 0; word < WORDS; word++) {
+      uint64_t bits = s->open[word] & ~s->closed_seat[seat][word] & within[word];
+      if (!c->both_usable) bits &= ~s->closed_any[word];
+      while (bits) {
+        int rid = word * 64 + ctz64(bits);
+        bits &= bits - 1;
+        int len = c->length[rid];
+        int cw = c->no_wild[rid] ? 0 : (wilds < len ? wilds : len);
+        int base = c->claim_base[rid], colour = c->colour[rid];
+        if (colour >= 0) {
+            int h = counts[colour] < len ? counts[colour] : len;
+            if (h && h + cw >= len) {
+                int most = cw < len - 1 ? cw : len - 1;
+                for (int w = len - h; w <= most; w++) ADD(base + w);
+            }
+            if (cw == len) ADD(base + len);
+        } else if (most_colour + cw >= len) {
+            for (int k = 0; k < cn; k++) {
+                int have = counts[k];
+                if (!have || have + cw < len) continue;
+                int h = have < len ? have : len;
+                int most = cw < len - 1 ? cw : len - 1;
+                for (int w = len - h; w <= most; w++) ADD(base + k * len + w);
+            }
+            if (cw == len) ADD(base + cn * len);
+        }
+      }
+    }
+    if (s->tdeck_len > 0 || s->tpile_len > 0) ADD(c->slots + 1);
+    if (n == 0) ADD(c->slots + 2);
+    s->nlegal = (int16_t)n;
+}
+
+int is_legal(GameObject *g, int id) {
+    for (int i = 0; i < g->s.nlegal; i++)
+        if (g->legal[i] == id) return 1;
+    return 0;
+}
+
+/* Carry out a legal id. -1 with an exception set on an error. */
+int apply_id(GameObject *g, int id) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int kind = s->kind, rc = 0;
+    s->nlegal = -1;
+    if (kind == K_KEEP || kind == K_START) {
+        keep_tickets(g, id - c->keep_base);
+    } else if (id == 0) {
+        rc = draw_blind(g, kind == K_SECOND);
+    } else if (id <= c->slots) {
+        rc = draw_face_up(g, id - 1, kind == K_SECOND);
+    } else if (id == c->slots + 1) {
+        rc = draw_tickets(g);
+    } else if (id == c->slots + 2) {
+        finish_turn(g, 1);
+    } else {
+        rc = claim(g, id);
+    }
+    return rc;
+}

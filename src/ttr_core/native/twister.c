@@ -1,0 +1,114 @@
+/* Python's Mersenne Twister (random.Random): seeding, numbers, randrange. */
+#include "engine.h"
+
+/* ---------------------------------------------------------------- random choices */
+/* Python's random.Random (MT19937) and its randrange, exactly: a native
+ * random playout makes the choices ttr_core.random_playout makes. */
+
+
+static uint32_t twister_next(Twister *t) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (t->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
+            t->mt[kk] = t->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (t->mt[623] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
+        t->mt[623] = t->mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        t->index = 0;
+    }
+    y = t->mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+int below(Twister *t, int n) { /* randrange(n), n < 2**31 */
+    int k = 0;
+    while ((1 << k) <= n) k++;
+    for (;;) {
+        uint32_t r = twister_next(t) >> (32 - k);
+        if ((int)r < n) return (int)r;
+    }
+}
+
+/* init_by_array of CPython's _randommodule.c: what random.seed(a) does with
+ * the 32-bit words of abs(a), least significant first. */
+static uint32_t twister_base[624]; /* init_genrand(19650218): the same for every key */
+static int twister_base_ready = 0;
+
+void twister_seed(Twister *t, const uint32_t *key, int n) {
+    uint32_t *mt = t->mt;
+    if (!twister_base_ready) { /* under the GIL: filled once */
+        twister_base[0] = 19650218U;
+        for (int i = 1; i < 624; i++)
+            twister_base[i] = 1812433253U * (twister_base[i - 1] ^ (twister_base[i - 1] >> 30)) + (uint32_t)i;
+        twister_base_ready = 1;
+    }
+    memcpy(mt, twister_base, sizeof twister_base);
+    int i = 1, j = 0;
+    for (int k = 624 > n ? 624 : n; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+        if (j >= n) j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000U;
+    t->index = 624;
+}
+
+/* A twister seeded from a tuple of 32-bit key words (ttr_core.native.engine.key_words). */
+int twister_from_key(PyObject *words, Twister *t) {
+    if (!PyTuple_Check(words) || PyTuple_GET_SIZE(words) < 1 || PyTuple_GET_SIZE(words) > 64) {
+        PyErr_SetString(PyExc_ValueError, "a seed's key: a tuple of 1 to 64 32-bit words");
+        return -1;
+    }
+    uint32_t key[64];
+    int n = (int)PyTuple_GET_SIZE(words);
+    for (int i = 0; i < n; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+        if (PyErr_Occurred()) return -1;
+        key[i] = (uint32_t)v;
+    }
+    twister_seed(t, key, n);
+    return 0;
+}
+
+int twister_read(PyObject *state, Twister *t) {
+    /* random.Random().getstate()[1]: 624 words and the index */
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 625) {
+        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state: 625 ints");
+        return -1;
+    }
+    for (int i = 0; i < 624; i++) t->mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+    t->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(state, 624));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+PyObject *twister_write(Twister *t) {
+    PyObject *out = PyTuple_New(625);
+    if (!out) return NULL;
+    for (int i = 0; i < 624; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(t->mt[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    PyObject *v = PyLong_FromLong(t->index);
+    if (!v) { Py_DECREF(out); return NULL; }
+    PyTuple_SET_ITEM(out, 624, v);
+    return out;
+}
