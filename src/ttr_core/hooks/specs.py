@@ -201,9 +201,9 @@ def ttr_native_rules(rules: GameRules) -> Sequence[NativeRule] | None:
     at the game's end, score lines, tie-breaks, ticket connections, deals,
     owners that are no seat) and does not answer here keeps its games on the
     Python kernel. An answer is a promise that the rules declared are all it
-    does there: ``tests`` of the differential kind (``ttr verify``'s
-    ``native_agrees``) hold the two engines to it. Words, views, pictures and
-    the bots' advice need no declaration.
+    does there: the kit's ``native_agrees`` invariant (``ttr verify``) plays
+    each game on both engines and fails where they differ. Words, views,
+    pictures and the bots' advice need no declaration.
     """
     raise NotImplementedError
 
