@@ -170,8 +170,6 @@ void write_observation(GameObject *self, int seat, float *out);
 
 /* game.c */
 int check_usable(GameObject *g);
-PyObject *game_kind(GameObject *self, void *closure);
-PyObject *game_ply(GameObject *self, void *closure);
 
 
 #endif

@@ -615,8 +615,8 @@ static PyObject *game_player(GameObject *self, void *closure) {
     return PyLong_FromLong(self->s.player);
 }
 
-PyObject *game_kind(GameObject *self, void *closure) { return PyLong_FromLong(self->s.kind); }
-PyObject *game_ply(GameObject *self, void *closure) { return PyLong_FromLong(self->s.ply); }
+static PyObject *game_kind(GameObject *self, void *closure) { return PyLong_FromLong(self->s.kind); }
+static PyObject *game_ply(GameObject *self, void *closure) { return PyLong_FromLong(self->s.ply); }
 static PyObject *game_termination(GameObject *self, void *closure) {
     return PyLong_FromLong(self->s.termination);
 }

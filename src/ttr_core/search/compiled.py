@@ -65,10 +65,8 @@ class NativeGame:
         with seed ``seed``: ``template`` is a new game of the same configuration
         (any seed), whose board, rules and names the snapshots take."""
         self._base = replace_state(template, seed=seed)
-        self._stale = True
-        self._legal = self._ids = None
         self._broken = None
-        self._read = None
+        self.touched()
 
     @property
     def game(self) -> Any:
@@ -234,8 +232,7 @@ class NativeGame:
         """Carry out the legal action of id ``action_id`` and return the engine's
         record of it (``_engine.Game.record``: what an adapter's history needs)."""
         game = self._usable()
-        self._stale = True
-        self._legal = self._ids = None
+        self.touched()
         try:
             return game.record(action_id)  # type: ignore[no-any-return]
         except ValueError:  # not legal here: refused before anything changed
@@ -247,8 +244,8 @@ class NativeGame:
             raise
 
     def _step(self, game: Any, action_id: int) -> None:
-        if self._stale is False:
-            self._stale = True
+        # touched(), inlined: the hot path of apply and apply_id.
+        self._stale = True
         self._legal = self._ids = None
         try:
             game.apply(action_id)
@@ -276,8 +273,7 @@ class NativeGame:
                 self.apply(action)
                 history.append(action)
             return history
-        self._stale = True
-        self._legal = self._ids = None
+        self.touched()
         try:
             if type(chooser) is int:
                 _, data, offers = game.play_seeded(key_words(chooser), max_actions, True)
@@ -315,8 +311,7 @@ class NativeGame:
         if type(chooser) is not int or abs(chooser).bit_length() > _KEY_BITS:
             return len(self.play_random(chooser, max_actions))
         game = self._usable()
-        self._stale = True
-        self._legal = self._ids = None
+        self.touched()
         try:
             done: int
             done, _, _ = game.play_seeded(key_words(chooser), max_actions, False)
