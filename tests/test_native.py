@@ -24,9 +24,11 @@ import pytest
 import ttr_core
 from ttr_core import (
     ArgumentError,
+    DrawBlind,
     GameNotOverError,
     IllegalAction,
     NativeRule,
+    Pass,
     Playout,
     PluginError,
     ScoreLine,
@@ -56,6 +58,12 @@ CONFIGS: list[tuple[str, int, Sequence[str] | None, dict[str, Any] | None, int]]
     ("nederland", 3, [], None, 150),  # staggered starting scores
     ("amsterdam", 2, [], None, 300),
     ("europe", 4, [], None, 100),  # starting tickets not kept go to the box
+    ("europe", 4, None, None, 300),  # tunnels, ferries, stations, long tickets, the Express
+    ("europe", 3, None, {"tunnels": {"reveal": 2}, "stations": {"stations": 1, "points": 9}}, 150),
+    ("europe", 5, ["tunnels", "stations", "longest_route"], {"stations": {"stations": 5}}, 60),
+    ("switzerland", 2, None, None, 200),  # tunnels and the longest path
+    ("nordiccountries", 3, ["tunnels", "ferries", "globetrotter"], None, 100),
+    ("india", 3, ["ferries", "longest_route"], None, 100),
     ("switzerland", 3, [], None, 150),
     ("nordiccountries", 3, [], None, 150),
     ("pennsylvania", 4, [], None, 100),
@@ -112,7 +120,12 @@ def test_the_native_engine_plays_the_python_kernels_games(
 
 
 def test_random_playout_is_the_same_game_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-    for map, players, variants in [("newyork", 2, None), ("usa", 4, None), ("europe", 3, [])]:
+    for map, players, variants in [
+        ("newyork", 2, None),
+        ("usa", 4, None),
+        ("europe", 3, []),
+        ("europe", 4, None),
+    ]:
         assert Playout.new(map, players, seed=0, variants=variants).engine == "native"
         for seed in range(6):
             native_result = ttr_core.random_playout(map, players, seed=seed, variants=variants)
@@ -139,10 +152,12 @@ def test_auto_plays_natively_where_every_variant_declares_its_rules() -> None:
     assert Playout.new("newyork", 2, seed=1).engine == "native"
     assert Playout.new("usa", 4, seed=1).engine == "native"
     assert Playout.new("europe", 4, seed=1, variants=[]).engine == "native"
-    europe = Playout.new("europe", 4, seed=1)
-    assert europe.engine == "python"
-    reason = native_package.why_not(europe.snapshot())
-    assert reason is not None and "'tunnels'" in reason and "declares no native rules" in reason
+    assert Playout.new("europe", 4, seed=1).engine == "native"
+    assert Playout.new("switzerland", 3, seed=1).engine == "native"
+    amsterdam = Playout.new("amsterdam", 4, seed=1)
+    assert amsterdam.engine == "python"
+    reason = native_package.why_not(amsterdam.snapshot())
+    assert reason is not None and "'merchandise'" in reason and "declares no native rules" in reason
     assert native_package.why_not(ttr_core.new_game("usa", 2, seed=1)) is None
 
 
@@ -243,6 +258,83 @@ def test_scores_and_totals_wait_for_the_end() -> None:
     assert play.returns() == (0.0, 0.0)
 
 
+@pytest.mark.parametrize(("map", "players"), [("europe", 3), ("europe", 5), ("usa", 3)])
+def test_ties_are_broken_as_the_variants_break_them(map: str, players: int) -> None:
+    """Finished games with every total made equal: the core's most tickets,
+    then each variant's tie-break in the map's order (Europe: the fewest
+    stations, then the European Express), on both engines."""
+    broken = {"tickets": 0, "variants": 0, "stations": 0}
+    for seed in range(60):
+        play = Playout.new(map, players, seed=seed, engine="native")
+        play.play_random(seed, 10_000)
+        end = play.snapshot()
+        built = end.variant("stations")
+        if built:  # each seat's first stations only, as many as chance says
+            rng = random.Random(seed)
+            keep = [rng.randrange(4) for _ in range(players)]
+            mine = [0] * players
+            kept = []
+            for station in built:
+                mine[station.owner] += 1
+                if mine[station.owner] <= keep[station.owner]:
+                    kept.append(station)
+            end = end.with_variant("stations", tuple(kept))
+        totals = [sheet.total for sheet in ttr_core.final_scores(end).sheets]
+        top = max(totals)
+        seats = tuple(
+            attrs_evolve(p, score=p.score + top - total)
+            for p, total in zip(end.players, totals, strict=True)
+        )
+        tied = attrs_evolve(end, players=seats)
+        expected = ttr_core.final_scores(tied)
+        assert {sheet.total for sheet in expected.sheets} == {top}
+        compiled = Playout(tied, engine="native")
+        assert compiled.totals() == (top,) * players
+        assert compiled.returns() == tuple(utilities(expected.winners, players))
+        done = [sheet.tickets_completed for sheet in expected.sheets]
+        most = [seat for seat in range(players) if done[seat] == max(done)]
+        if built:
+            counts = [sum(s.owner == seat for s in tied.variant("stations")) for seat in most]
+            broken["stations"] += len(set(counts)) > 1
+        if len(most) > 1:
+            broken["variants"] += len(expected.winners) < done.count(max(done))
+        else:
+            broken["tickets"] += 1
+    assert broken["tickets"] and broken["variants"]  # both ways of breaking a tie seen
+    if map == "europe":
+        assert broken["stations"]
+
+
+def test_a_ticket_draw_skips_long_tickets_on_both_engines() -> None:
+    """regular_draws: a long ticket put on top of the ticket deck (no game puts
+    it there: the long tickets not dealt are boxed) is skipped by a draw."""
+    from ttr_core_plugins.long_tickets import long_ids
+
+    from ttr_core.model.state import replace_state
+
+    play = Playout.new("europe", 3, seed=5, engine="python")
+    play.play_random(5, 3)  # the starting choices
+    at = play.snapshot()
+    assert at.pending is not None and at.pending.kind == "turn"
+    longs = long_ids(at.board)
+    boxed = [t for t in at.boxed_tickets if t in longs]
+    moved = replace_state(
+        at,
+        ticket_deck=(boxed[0], at.ticket_deck[0], boxed[1], *at.ticket_deck[1:]),
+        boxed_tickets=tuple(t for t in at.boxed_tickets if t not in boxed[:2]),
+    )
+    drawn = []
+    for engine in ("python", "native"):
+        game = Playout(moved, engine=engine)
+        assert game.engine == engine
+        game.apply(next(a for a in game.legal_actions() if isinstance(a, ttr_core.DrawTickets)))
+        drawn.append(game.snapshot())
+    assert drawn[0] == drawn[1]
+    pending = drawn[0].pending
+    assert pending is not None and not set(pending.offered) & longs
+    assert drawn[0].ticket_deck[:2] == (boxed[0], boxed[1])  # left where they were
+
+
 @pytest.mark.parametrize("how", ["pickle", "deepcopy"])
 def test_a_native_playout_pickles_and_copies_as_its_position(how: str) -> None:
     play = Playout.new("newyork", 2, seed=4)
@@ -304,6 +396,10 @@ class Silent:
     @hookimpl
     def ttr_score_lines(self, state: ttr_core.GameState) -> list[list[ScoreLine]]:
         return [[ScoreLine("silent", "Nothing", 0)] for _ in range(state.num_players)]
+
+
+#: Routes of the New York map (a value per route for the rules that read one).
+NY_ROUTES = len(ttr_core.load_map("newyork").routes)
 
 
 class Bad:
@@ -376,6 +472,46 @@ def test_the_kit_catches_a_native_declaration_that_is_not_what_the_variant_does(
         ([NativeRule("most_tickets", 1, tie_break=1)], "tie_break int 1"),  # type: ignore[arg-type]
         ([NativeRule("places_touched", 1, ("Atlantis",))], "names of the board's locations"),
         ([object()], "a ttr_core.NativeRule"),
+        ([NativeRule("most_tickets", 1, tie_break=True)], "breaks no tie"),
+        ([NativeRule("claim_min_wilds", per_route=(0,) * 3)], "an int from 0 to the route's"),
+        ([NativeRule("claim_min_wilds", per_route=(9,) * NY_ROUTES)], "an int from 0 to the"),
+        ([NativeRule("tunnel", count=11)], "returned count int 11: 0 to 10"),
+        ([NativeRule("tunnel", per_route=(2,) * NY_ROUTES)], "an int from 0 to 1 per route"),
+        (
+            [NativeRule("tunnel", count=1, per_route=(0,) * NY_ROUTES, actions=(DrawBlind(0),))],
+            "tunnel: 3 actions, not 1",
+        ),
+        (
+            [NativeRule("tunnel", per_route=(0,) * NY_ROUTES, actions=(DrawBlind(0),) * 2)],
+            "a record class",
+        ),
+        (
+            [
+                NativeRule(
+                    "tunnel",
+                    per_route=(0,) * NY_ROUTES,
+                    actions=(DrawBlind(0),) * 2,
+                    record=tuple,
+                )
+            ],
+            "the decision's kind",
+        ),
+        (
+            [
+                NativeRule(
+                    "tunnel",
+                    per_route=(0,) * NY_ROUTES,
+                    actions=(DrawBlind(0),) * 2,
+                    record=tuple,
+                    decision="bad.pay",
+                )
+            ],
+            "has no id in the game's action space",
+        ),
+        ([NativeRule("stations", count=1, actions=(Pass(0),))], "stations: "),
+        ([NativeRule("regular_draws", tickets=(999,))], "ticket ids of the map"),
+        ([NativeRule("regular_draws", per_route=(0,) * NY_ROUTES)], "no per_route values"),
+        ([NativeRule("most_tickets", actions=(Pass(0),))], "0 actions, not 1"),
     ],
 )
 def test_bad_native_declarations_are_refused_with_the_variants_name(
@@ -500,7 +636,7 @@ def _pettingzoo_game(seed: int, map: str, players: int) -> list[Any]:
     return seen
 
 
-@pytest.mark.parametrize(("map", "players"), [("newyork", 2), ("usa", 4)])
+@pytest.mark.parametrize(("map", "players"), [("newyork", 2), ("usa", 4), ("europe", 3)])
 def test_the_pettingzoo_environment_is_the_same_on_both_engines(
     map: str, players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -539,7 +675,7 @@ def _openspiel_game(seed: int, map: str, players: int) -> list[Any]:
     return seen
 
 
-@pytest.mark.parametrize(("map", "players"), [("newyork", 2), ("usa", 3)])
+@pytest.mark.parametrize(("map", "players"), [("newyork", 2), ("usa", 3), ("europe", 3)])
 def test_the_openspiel_game_is_the_same_on_both_engines(
     map: str, players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -587,7 +723,7 @@ def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
     state = ttr_core.new_game("newyork", 2, seed=1)
     game = native.new_game_object(state)
     before = game.export()
-    core, seats = before
+    core, seats, play = before
     bad_cores = [
         (core[0] + (99,), *core[1:]),  # a card of no kind
         (*core[:3], (999,), *core[4:]),  # a ticket of no id
@@ -595,11 +731,49 @@ def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
     ]
     for bad in bad_cores:
         with pytest.raises(ValueError, match=r"cannot hold|out of range"):
-            game.load(bad, seats)
+            game.load(bad, seats, play)
         assert game.export() == before  # nothing half loaded
     with pytest.raises(ValueError):
-        game.load(core, ((*seats[0][:5], (250,)), seats[1]))  # a route of no id
+        game.load(core, ((*seats[0][:5], (250,)), seats[1]), play)  # a route of no id
     assert game.export() == before
+    # Variants' parts a game of these rules has not: a tunnel waiting, a station.
+    for bad_play in [((core[0][0], (), 0), ()), ((), ((0, 0, -1, 1, 1),))]:
+        with pytest.raises(ValueError, match="cannot hold"):
+            game.load(core, seats, bad_play)
+        assert game.export() == before
+
+
+def test_the_engine_refuses_variant_state_no_game_of_the_rules_reaches() -> None:
+    state = ttr_core.new_game("europe", 3, seed=1)
+    game = native.new_game_object(state)
+    before = game.export()
+    core, seats, _ = before
+    tunnel_kind = (*core[:7], 5, *core[8:])  # a tunnel's decision pending
+    board = state.board
+    tunnel = next(r.id for r in board.routes if r.extra.get("tunnel"))
+    plain = next(r.id for r in board.routes if not r.extra.get("tunnel"))
+    space = ttr_core.action_space(board, 3)
+    tunnel_claim = space._by_template[("claim", tunnel, None, board.routes[tunnel].length)]
+    plain_claim = space._by_template[("claim", plain, None, board.routes[plain].length)]
+    cases = [
+        (core, ((tunnel_claim, (), 0), ())),  # a tunnel's data, no tunnel's decision
+        (tunnel_kind, ((), ())),  # a tunnel's decision without its data
+        (tunnel_kind, ((plain_claim, (), 0), ())),  # a route that is no tunnel
+        (tunnel_kind, ((tunnel_claim, (1, 2), 3), ())),  # more asked than turned up
+        (tunnel_kind, ((tunnel_claim, (0,) * 4, 0), ())),  # more turned up than 3
+        (tunnel_kind, ((tunnel_claim, (99,), 0), ())),  # a card of no kind
+        (core, ((), ((0, 0, 0, 0, 2),))),  # a first station paid 2 cards
+        (core, ((), ((0, 0, 0, 0, 1), (0, 1, 0, 0, 1)))),  # two stations in one city
+        (core, ((), ((0, 5, 0, 0, 1),))),  # a station of no seat
+        (core, ((), ((0, 0, -1, 0, 1),))),  # wilds alone, but no wild paid
+        (core, ((), tuple((i, 0, 0, 0, i + 1) for i in range(4)))),  # 4 stations of 3
+    ]
+    for bad_core, bad_play in cases:
+        with pytest.raises(ValueError, match="cannot hold"):
+            game.load(bad_core, seats, bad_play)
+        assert game.export() == before
+    game.load((*core[:7], 5, *core[8:]), seats, ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),)))
+    assert game.export()[2] == ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),))
 
 
 def _hand_built() -> list[tuple[str, ttr_core.GameState]]:
@@ -619,6 +793,44 @@ def _hand_built() -> list[tuple[str, ttr_core.GameState]]:
         ("seed", replace_state(at, seed=10**300)),
         ("starting offers", replace_state(at, start_offers=((1,), (2,), (3,)))),
         ("routes", replace_state(at, players=(attrs_evolve(players[0], routes=(0,)), players[1]))),
+        *_hand_built_europe(),
+    ]
+
+
+def _hand_built_europe() -> list[tuple[str, ttr_core.GameState]]:
+    """Europe states whose tunnel decision or stations no game reaches."""
+    from ttr_core_plugins.stations import Station
+    from ttr_core_plugins.tunnels import PAY, TunnelWait
+
+    from ttr_core.model.state import Pending, replace_state
+
+    at = ttr_core.new_game("europe", 3, seed=3)
+    turn = Playout(at)
+    turn.play_random(2, 12)
+    while turn.snapshot().pending.kind != "turn":  # type: ignore[union-attr]
+        turn.apply(turn.legal_actions()[0])
+    at = turn.snapshot()
+    board = at.board
+    plain = next(r for r in board.routes if not r.extra.get("tunnel"))
+    tunnel = next(r for r in board.routes if r.extra.get("tunnel"))
+    seat = at.current_player
+    assert seat is not None
+
+    def waiting(claim: ttr_core.ClaimRoute, revealed: Any, extra: Any) -> ttr_core.GameState:
+        wait = TunnelWait(claim, revealed, extra)
+        return replace_state(at, pending=Pending(PAY, seat, data=wait))
+
+    def stations(*built: Station) -> ttr_core.GameState:
+        return at.with_variant("stations", built)
+
+    return [
+        ("no tunnel", waiting(ttr_core.ClaimRoute(seat, plain.id, None, plain.length), (), 0)),
+        ("names", waiting(ttr_core.ClaimRoute(seat, tunnel.id, None, tunnel.length), ("x",), 0)),
+        ("asked", waiting(ttr_core.ClaimRoute(seat, tunnel.id, None, tunnel.length), (), 2)),
+        ("data", replace_state(at, pending=Pending(PAY, seat, data="junk"))),
+        ("twice", stations(Station(0, 0, None, 1, 1), Station(0, 1, None, 1, 1))),
+        ("paid", stations(Station(0, 0, "red", 0, 2))),
+        ("owner", stations(Station(0, 7, "red", 0, 1))),
     ]
 
 
@@ -628,7 +840,7 @@ def attrs_evolve(obj: Any, **changes: Any) -> Any:
     return attrs.evolve(obj, **changes)
 
 
-@pytest.mark.parametrize("case", range(6))
+@pytest.mark.parametrize("case", range(13))
 def test_a_state_no_game_reaches_plays_on_the_python_kernel(case: int) -> None:
     _, state = _hand_built()[case]
     reason = native_package.why_not(state)

@@ -22,7 +22,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator, Sequence
 
-from ttr_core import Action, Board, ClaimRoute, GameState, PlayerView, RouteStyle, hookimpl
+from ttr_core import (
+    Action,
+    Board,
+    ClaimRoute,
+    GameRules,
+    GameState,
+    NativeRule,
+    PlayerView,
+    RouteStyle,
+    hookimpl,
+)
 
 #: The variant name this plugin is registered under.
 NAME = "ferries"
@@ -115,6 +125,13 @@ def ttr_filter_actions(state: GameState, actions: Sequence[Action]) -> list[Acti
         if _short(needs, action):
             return [a for a in actions if not _short(needs, a)]
     return None
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: the locomotives each
+    ferry's claim must include."""
+    return [NativeRule("claim_min_wilds", per_route=_needs(rules.board))]
 
 
 @hookimpl

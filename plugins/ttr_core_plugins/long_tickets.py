@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
-from ttr_core import Board, GameState, PlayerView, effects, hookimpl
+from ttr_core import Board, GameRules, GameState, NativeRule, PlayerView, effects, hookimpl
 
 #: The variant name this plugin is registered under.
 NAME = "long_tickets"
@@ -92,6 +92,14 @@ def ttr_deal_tickets(state: GameState, count: int, start: bool) -> Sequence[int]
     # A draw takes the top regular tickets (no long one is in the deck after
     # set-up: the checks say so).
     return regular[:want]
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does during play, in the compiled engine's terms: draws
+    deal regular tickets only. (Set-up and the starting deal are new_game's,
+    in Python.)"""
+    return [NativeRule("regular_draws", tickets=tuple(sorted(long_ids(rules.board))))]
 
 
 @hookimpl

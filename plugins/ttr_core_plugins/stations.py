@@ -53,6 +53,7 @@ from ttr_core import (
     GameState,
     IllegalAction,
     MoveWords,
+    NativeRule,
     PlayerView,
     Reason,
     ScoreLine,
@@ -272,6 +273,33 @@ def ttr_action_space(board: Board, rules: GameRules) -> Sequence[ActionTemplate]
                 "color": (*board.colors, None),
                 "wilds": range(max(most, 1) + 1),
             },
+        )
+    ]
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: the builds (its
+    actions by location, colour, wilds: the order of its action space), the
+    routes lent at the end (EU3), the unused stations' points and the
+    tie-break."""
+    board = rules.board
+    most = rules.option(NAME, "stations")
+    colours = (*board.colors, None)
+    return [
+        NativeRule(
+            "stations",
+            points=rules.option(NAME, "points"),
+            tie_break=True,
+            count=most,
+            key=NAME,
+            record=Station,
+            actions=tuple(
+                BuildStation(0, location, colour, wilds)
+                for location in range(len(board.locations))
+                for colour in colours
+                for wilds in range(max(most, 1) + 1)
+            ),
         )
     ]
 

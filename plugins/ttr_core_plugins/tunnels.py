@@ -49,6 +49,7 @@ from ttr_core import (
     GameState,
     IllegalAction,
     MoveWords,
+    NativeRule,
     PlayerView,
     Reason,
     RouteStyle,
@@ -186,6 +187,25 @@ def ttr_action_space(rules: GameRules) -> Sequence[ActionTemplate]:
 @hookimpl
 def ttr_variant_state_types() -> Mapping[str, Any]:
     return {PAY: TunnelWait}
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: the reveal, the
+    surcharge and the decision that follows (its actions in the kind's order:
+    pay with 0 .. ``reveal`` locomotives, then give up)."""
+    reveal = _reveal(rules)
+    board = rules.board
+    return [
+        NativeRule(
+            "tunnel",
+            count=reveal,
+            per_route=tuple(int(is_tunnel(board, route.id)) for route in board.routes),
+            decision=PAY,
+            record=TunnelWait,
+            actions=(*(PayTunnel(0, k) for k in range(reveal + 1)), GiveUpTunnel(0)),
+        )
+    ]
 
 
 @hookimpl

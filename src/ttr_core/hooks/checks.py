@@ -480,7 +480,52 @@ def native_rules(impl: HookImpl, result: object, board: Board) -> tuple[NativeRu
             _bad(impl, f"returned tie_break {_kind(rule.tie_break)}: a bool")
         if not isinstance(rule.places, tuple) or any(p not in names for p in rule.places):
             _bad(impl, f"returned places {_kind(rule.places)}: names of the board's locations")
+        _native_play_rule(impl, rule, board)
     return tuple(result)
+
+
+#: Most cards a ``tunnel`` turns up and stations a seat builds, natively.
+MOST_NATIVE_COUNT = 10
+
+
+def _native_play_rule(impl: HookImpl, rule: NativeRule, board: Board) -> None:
+    """The fields a play rule of ``ttr_native_rules`` reads, checked for its kind."""
+    kind = rule.kind
+    if type(rule.count) is not int or not 0 <= rule.count <= MOST_NATIVE_COUNT:
+        _bad(impl, f"returned count {_kind(rule.count)}: 0 to {MOST_NATIVE_COUNT}")
+    if not isinstance(rule.per_route, tuple) or not isinstance(rule.tickets, tuple):
+        _bad(impl, "returned per_route or tickets that are not tuples of ints")
+    if not isinstance(rule.actions, tuple) or not all(isinstance(a, Action) for a in rule.actions):
+        _bad(impl, f"returned actions {_kind(rule.actions)}: ttr_core.Action objects")
+    routes = board.routes
+    if kind in ("claim_min_wilds", "tunnel"):
+        if len(rule.per_route) != len(routes) or any(
+            type(v) is not int or not 0 <= v <= (r.length if kind == "claim_min_wilds" else 1)
+            for v, r in zip(rule.per_route, routes, strict=False)
+        ):
+            most = "the route's length" if kind == "claim_min_wilds" else "1"
+            _bad(impl, f"{kind}: per_route holds an int from 0 to {most} per route of the map")
+    elif rule.per_route:
+        _bad(impl, f"{kind}: no per_route values")
+    if kind == "regular_draws":
+        if any(type(t) is not int or not 0 <= t < len(board.tickets) for t in rule.tickets):
+            _bad(impl, "regular_draws: tickets are ticket ids of the map")
+    elif rule.tickets:
+        _bad(impl, f"{kind}: no tickets")
+    wanted = {
+        "tunnel": rule.count + 2,
+        "stations": len(board.locations) * (len(board.colors) + 1) * (max(rule.count, 1) + 1),
+    }.get(kind, 0)
+    if len(rule.actions) != wanted:
+        _bad(impl, f"{kind}: {wanted} actions, not {len(rule.actions)}")
+    if wanted and not callable(rule.record):
+        _bad(impl, f"{kind}: a record class (or function), not {_kind(rule.record)}")
+    if kind == "tunnel" and (not isinstance(rule.decision, str) or not rule.decision):
+        _bad(impl, "tunnel: the decision's kind, a non-empty string")
+    if kind == "stations" and (not isinstance(rule.key, str) or not rule.key):
+        _bad(impl, "stations: the variant state key, a non-empty string")
+    if rule.tie_break and kind not in ("longest_trail", "stations"):
+        _bad(impl, f"{kind}: breaks no tie (longest_trail and stations do)")
 
 
 #: Most goals of one ticket, and most points a goal wins or a ticket loses.

@@ -290,7 +290,9 @@ class Gains:
 ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute | Gains
 
 
-#: :attr:`NativeRule.kind` values: the end scoring the compiled engine carries out.
+#: :attr:`NativeRule.kind` values: the rules the compiled engine carries out.
+#:
+#: End scoring:
 #:
 #: - ``"places_touched"``: each seat scores ``points`` for every location of
 #:   ``places`` (names) at an end of one of its routes, once each;
@@ -299,13 +301,51 @@ ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute | Gains
 #:   with ``tie_break`` they win a tie the core's rule left;
 #: - ``"most_tickets"``: the seat or seats with the most completed tickets
 #:   (above 0) score ``points``.
-NATIVE_KINDS = ("places_touched", "longest_trail", "most_tickets")
+#:
+#: Play:
+#:
+#: - ``"claim_min_wilds"``: a claim of route ``r`` must pay at least
+#:   ``per_route[r]`` wild cards (a value per route id; 0 for most);
+#: - ``"tunnel"``: a claim of a route whose ``per_route`` value is 1 turns up
+#:   the top ``count`` cards of the deck onto the discard pile (the discard
+#:   pile shuffled in when the deck runs out; empty face-up slots filled
+#:   after); each wild turned up, and each of the claim's colour, asks one
+#:   card more. The seat then decides (pending kind ``decision``, data
+#:   ``record(claim, revealed card names, extra)``, read back by those
+#:   attribute names): ``actions[k]`` for ``k`` from 0 to ``count`` pays
+#:   the extra with ``k`` wilds and the rest in the claim's colour (listed
+#:   when the hand can pay), ``actions[count + 1]`` gives up (the turn ends,
+#:   nothing paid); the claim's cards are shown to every player meanwhile;
+#: - ``"stations"``: each seat may build up to ``count`` stations as a turn,
+#:   one per location in the game, its ``n``-th costing ``n`` cards of one
+#:   colour, wilds standing in; ``actions`` are the builds for seat 0 by
+#:   location, then colour (the map's colours, then ``None`` for wilds
+#:   alone), then wilds from 0 to ``max(count, 1)``. They are kept in build
+#:   order under the variant state key ``key`` as ``record(location, owner,
+#:   color, wilds, cards)`` (read back by those names). At the end each
+#:   station lends its owner one route of another owner at its location for
+#:   tickets, the choice giving the most ticket points, then the most
+#:   completed tickets; each station not built scores ``points``; with
+#:   ``tie_break`` a tie goes to the fewest stations built;
+#: - ``"regular_draws"``: a ticket draw during play deals the top tickets
+#:   that are not among ``tickets`` (ids), skipping those.
+NATIVE_KINDS = (
+    "places_touched",
+    "longest_trail",
+    "most_tickets",
+    "claim_min_wilds",
+    "tunnel",
+    "stations",
+    "regular_draws",
+)
 
 
 @attrs.frozen
 class NativeRule:
     """One of a variant's rules in the compiled engine's terms (hook
-    :func:`ttr_native_rules`): a kind of :data:`NATIVE_KINDS` and its values.
+    :func:`ttr_native_rules`): a kind of :data:`NATIVE_KINDS` and its values
+    (each kind reads the fields its entry names; the others keep their
+    defaults).
 
     A variant that declares its rules this way says that they are *all* it
     does to play and scoring: a game whose every variant does so (or does
@@ -317,3 +357,17 @@ class NativeRule:
     points: int = 0
     places: tuple[str, ...] = attrs.field(default=(), converter=_tupled)
     tie_break: bool = False
+    #: How many: cards turned up (``tunnel``), stations per seat (``stations``).
+    count: int = 0
+    #: A value per route id (``claim_min_wilds``, ``tunnel``).
+    per_route: tuple[int, ...] = attrs.field(default=(), converter=_tupled)
+    #: Ticket ids (``regular_draws``).
+    tickets: tuple[int, ...] = attrs.field(default=(), converter=_tupled)
+    #: The pending decision's kind (``tunnel``).
+    decision: str = ""
+    #: The variant state key (``stations``).
+    key: str = ""
+    #: The class (or function) of the kind's records (``tunnel``, ``stations``).
+    record: Any = None
+    #: The variant actions the engine's choices stand for, in the kind's order.
+    actions: tuple[Action, ...] = attrs.field(default=(), converter=_tupled)

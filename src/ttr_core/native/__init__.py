@@ -10,11 +10,16 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+#: The interface version of the engine these sources compile (``_engine.ABI``).
+ABI = 2
+
 _engine: ModuleType | None
 try:
     from ttr_core.native import _engine
 except ImportError:  # no compiler at install time: the pure-Python kernel plays
     _engine = None
+if _engine is not None and getattr(_engine, "ABI", None) != ABI:
+    _engine = None  # built from other sources (an install not rebuilt): not used
 
 #: Whether the compiled engine was built and imports.
 available: bool = _engine is not None

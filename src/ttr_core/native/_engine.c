@@ -47,6 +47,7 @@ static PyObject *step_batch(PyObject *module, PyObject *args) {
     }
     ConfigObject *c = ((GameObject *)PyTuple_GET_ITEM(games, 0))->config;
     if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
+    if (!OBSERVES(c)) { PyErr_SetString(PyExc_RuntimeError, "no native observation of tunnels or stations"); return NULL; }
     Py_buffer views[6];
     int got = 0;
     Py_ssize_t sizes[6] = {8 * count, 4 * count * c->obs_size, count * c->nids, 4 * count * c->players,
@@ -146,7 +147,7 @@ PyMODINIT_FUNC PyInit__engine(void) {
     Py_INCREF(&GameType);
     if (PyModule_AddObject(m, "Config", (PyObject *)&ConfigType) < 0 ||
         PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", 1) < 0) {
+        PyModule_AddIntConstant(m, "ABI", 2) < 0) {
         Py_DECREF(m);
         return NULL;
     }

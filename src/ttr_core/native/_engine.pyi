@@ -7,6 +7,8 @@ class Config:
     size: int
     keep_base: int
     has_layout: bool
+    has_play: bool
+    core_ids: int
     def __init__(self, rules: Any, routes: Any, tickets: Any, scoring: Any, /) -> None: ...
     def set_deal(
         self, deck: tuple[int, ...], hand: int, cars: int, scores: tuple[int, ...], dealt: int, /
@@ -19,6 +21,16 @@ class Config:
         deck: tuple[int, ...],
         /,
     ) -> None: ...
+    def set_play(
+        self,
+        size: int,
+        min_wilds: tuple[int, ...],
+        tunnel: tuple[Any, ...],
+        stations: tuple[Any, ...],
+        longs: tuple[int, ...],
+        ties: tuple[int, ...],
+        /,
+    ) -> None: ...
 
 class Game:
     player: int | None
@@ -28,8 +40,8 @@ class Game:
     over: bool
     config: Config
     def __init__(self, config: Config, shuffle: Any, /) -> None: ...
-    def load(self, core: Any, seats: Any, /) -> None: ...
-    def export(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]: ...
+    def load(self, core: Any, seats: Any, play: Any, /) -> None: ...
+    def export(self) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, Any]]: ...
     def legal(self) -> tuple[int, ...]: ...
     def mask(self, buffer: Any, /) -> int: ...
     def apply(self, action_id: int, /) -> None: ...

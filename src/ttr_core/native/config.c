@@ -31,6 +31,11 @@ static void config_dealloc(ConfigObject *self) {
     PyMem_Free(self->id_colour);
     PyMem_Free(self->id_wilds);
     PyMem_Free(self->tickets);
+    PyMem_Free(self->station_id);
+    PyMem_Free(self->vid_kind);
+    PyMem_Free(self->vid_a);
+    PyMem_Free(self->vid_b);
+    PyMem_Free(self->vid_c);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -175,7 +180,10 @@ static int config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     self->trail_bonus = (int)t3[0];
     self->trail_tie_break = (int)t3[1];
     self->most_tickets_bonus = (int)t3[2];
+    self->ntie = self->trail_tie_break ? 1 : 0;
+    self->tie_order[0] = TIE_TRAIL;
     self->nids = self->keep_base + (1 << keep_bits);
+    self->core_ids = self->nids;
     if (self->nids > MAXLEGAL) { /* a legal list holds each id once at most */
         PyErr_Format(PyExc_ValueError, "%d action ids, more than %d", self->nids, MAXLEGAL);
         return -1;
@@ -268,7 +276,139 @@ static PyObject *config_set_deal(ConfigObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* An id of the action space, read from `seq` at `i`: core_ids <= id < size. */
+static int variant_id(PyObject *seq, Py_ssize_t i, int core, int size, int *out) {
+    long v;
+    if (get_int(seq, i, &v) < 0) return -1;
+    if (v < core || v >= size) {
+        PyErr_SetString(PyExc_ValueError, "a variant action id out of the action space");
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* set_play(size, min_wilds, tunnel, stations, longs, ties): the play rules the
+ * variants declare (ttr_core.native.engine._build), once, before any game:
+ * size: the action space's ids (variant ids from the core's up to it);
+ * min_wilds: a value per route, or (); tunnel: (flags per route, cards
+ * turned up, pay ids for 0.. wilds, give-up id), or (); stations: (per seat,
+ * points per unbuilt, build ids by location, colour, wilds), or (); longs:
+ * the ticket ids draws skip; ties: the tie-breaks after the core's, in order
+ * (TIE_*). */
+static PyObject *config_set_play(ConfigObject *self, PyObject *args) {
+    int size;
+    PyObject *min_wilds, *tunnel, *stations, *longs, *ties;
+    if (!PyArg_ParseTuple(args, "iOOOOO", &size, &min_wilds, &tunnel, &stations, &longs, &ties))
+        return NULL;
+    if (self->vid_kind) { PyErr_SetString(PyExc_RuntimeError, "the play rules are set already"); return NULL; }
+    int core = self->core_ids;
+    if (size < core || size > MAXLEGAL) {
+        PyErr_Format(PyExc_ValueError, "%d action ids: from the core's %d to %d", size, core, MAXLEGAL);
+        return NULL;
+    }
+    long buf[MAXR > MAXT ? MAXR : MAXT];
+    Py_ssize_t n;
+    if (read_ints(min_wilds, buf, MAXR, &n) < 0) return NULL;
+    if (n && n != self->nroutes) { PyErr_SetString(PyExc_ValueError, "min_wilds: a value per route"); return NULL; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (buf[i] < 0 || buf[i] > self->length[i]) { PyErr_SetString(PyExc_ValueError, "min_wilds: 0 to the route's length"); return NULL; }
+        self->min_wilds[i] = (uint8_t)buf[i];
+    }
+    int nv = size - core;
+    self->vid_kind = PyMem_Calloc(nv ? nv : 1, 1);
+    self->vid_a = PyMem_Calloc(nv ? nv : 1, sizeof(int16_t));
+    self->vid_b = PyMem_Calloc(nv ? nv : 1, sizeof(int16_t));
+    self->vid_c = PyMem_Calloc(nv ? nv : 1, sizeof(int16_t));
+    if (!self->vid_kind || !self->vid_a || !self->vid_b || !self->vid_c) { PyErr_NoMemory(); return NULL; }
+    self->nids = size; /* from here on: a failure leaves the config unusable (vid_kind set) */
+    Py_ssize_t tn = PySequence_Size(tunnel);
+    if (tn < 0) return NULL;
+    if (tn) {
+        long reveal;
+        PyObject *flags = PySequence_GetItem(tunnel, 0), *pays = PySequence_GetItem(tunnel, 2);
+        int bad = !flags || !pays || get_int(tunnel, 1, &reveal) < 0 ||
+                  read_ints(flags, buf, MAXR, &n) < 0;
+        bad = bad || n != self->nroutes || reveal < 0 || reveal > MAXCOUNT;
+        for (Py_ssize_t i = 0; !bad && i < n; i++) {
+            bad = buf[i] < 0 || buf[i] > 1;
+            self->tunnel[i] = (uint8_t)buf[i];
+        }
+        bad = bad || PySequence_Size(pays) != reveal + 1;
+        for (long k = 0; !bad && k <= reveal; k++) bad = variant_id(pays, k, core, size, &self->tunnel_pay[k]) < 0;
+        bad = bad || variant_id(tunnel, 3, core, size, &self->tunnel_give_up) < 0;
+        Py_XDECREF(flags);
+        Py_XDECREF(pays);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a tunnel rule's values");
+            return NULL;
+        }
+        self->reveal = (int)reveal;
+        self->has_tunnels = 1;
+        for (long k = 0; k <= reveal; k++) {
+            int v = self->tunnel_pay[k] - core;
+            self->vid_kind[v] = V_PAY;
+            self->vid_a[v] = (int16_t)k;
+        }
+        self->vid_kind[self->tunnel_give_up - core] = V_GIVE_UP;
+        self->has_play = 1;
+    }
+    Py_ssize_t sn = PySequence_Size(stations);
+    if (sn < 0) return NULL;
+    if (sn) {
+        long most, points;
+        if (get_int(stations, 0, &most) < 0 || get_int(stations, 1, &points) < 0) return NULL;
+        if (most < 0 || most > MAXCOUNT || points < 0 || points > 1000) {
+            PyErr_SetString(PyExc_ValueError, "stations: up to 10 a seat, up to 1,000 points");
+            return NULL;
+        }
+        int w = (int)(most > 1 ? most : 1) + 1, count = self->nlocs * self->kinds * w;
+        PyObject *ids = PySequence_GetItem(stations, 2);
+        if (!ids) return NULL;
+        self->station_id = PyMem_Malloc(sizeof(int32_t) * (count ? count : 1));
+        int bad = !self->station_id || PySequence_Size(ids) != count;
+        for (int i = 0; !bad && i < count; i++) {
+            int id;
+            bad = variant_id(ids, i, core, size, &id) < 0;
+            if (bad) break;
+            self->station_id[i] = id;
+            int v = id - core;
+            bad = self->vid_kind[v] != V_NONE;
+            self->vid_kind[v] = V_STATION;
+            self->vid_a[v] = (int16_t)(i / (self->kinds * w));
+            int colour = i / w % self->kinds;
+            self->vid_b[v] = (int16_t)(colour == self->kinds - 1 ? -1 : colour);
+            self->vid_c[v] = (int16_t)(i % w);
+        }
+        Py_DECREF(ids);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "stations: an id per build, each once");
+            return NULL;
+        }
+        self->stations = (int)most;
+        self->station_points = (int)points;
+        self->station_wilds = w;
+        self->has_play = 1;
+    }
+    if (read_ints(longs, buf, MAXT, &n) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (buf[i] < 0 || buf[i] >= self->ntickets) { PyErr_SetString(PyExc_ValueError, "longs: ticket ids"); return NULL; }
+        self->is_long[buf[i]] = 1;
+        self->has_longs = 1;
+    }
+    if (read_ints(ties, buf, 4, &n) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (buf[i] != TIE_TRAIL && buf[i] != TIE_STATIONS) { PyErr_SetString(PyExc_ValueError, "a tie-break"); return NULL; }
+        self->tie_order[i] = (int)buf[i];
+    }
+    self->ntie = (int)n;
+    for (int i = 0; i < self->nroutes; i++) self->has_play |= self->min_wilds[i] > 0;
+    self->has_play |= self->has_longs;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef config_methods[] = {
+    {"set_play", (PyCFunction)config_set_play, METH_VARARGS, "Set the play rules the variants declare."},
     {"set_layout", (PyCFunction)config_set_layout, METH_VARARGS, "Set the observation layout."},
     {"set_deal", (PyCFunction)config_set_deal, METH_VARARGS, "Set what new_game deals from."},
     {NULL},
@@ -286,7 +426,17 @@ static PyObject *config_has_layout(ConfigObject *self, void *closure) {
     return PyBool_FromLong(self->has_layout);
 }
 
+static PyObject *config_has_play(ConfigObject *self, void *closure) {
+    return PyBool_FromLong(self->has_play);
+}
+
+static PyObject *config_core_ids(ConfigObject *self, void *closure) {
+    return PyLong_FromLong(self->core_ids);
+}
+
 static PyGetSetDef config_getset[] = {
+    {"has_play", (getter)config_has_play, NULL, "whether variants' play rules are set", NULL},
+    {"core_ids", (getter)config_core_ids, NULL, "the core's action ids (variant ids follow)", NULL},
     {"has_layout", (getter)config_has_layout, NULL, "whether the observation layout is set", NULL},
     {"size", (getter)config_size, NULL, "the number of action ids", NULL},
     {"keep_base", (getter)config_keep_base, NULL, "the first KeepTickets id", NULL},

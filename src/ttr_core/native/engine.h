@@ -17,7 +17,9 @@
 #define MAXCARDS 510  /* cards in the game */
 #define MAXOFFER 8    /* tickets on offer at once */
 #define MAXHELD MAXR  /* routes one seat can hold: every route */
-#define MAXLEGAL 4096 /* legal ids at once */
+#define MAXLEGAL 8192 /* action ids a game may list: legal ids at once */
+#define MAXCOUNT 10   /* cards a tunnel turns up, stations a seat builds */
+#define MAXST 64      /* stations in a game (MAXP x MAXCOUNT) */
 #define MAXGOALS 8    /* a ticket's destinations */
 #define MAX_RESETS 100 /* MAX_DISPLAY_RESETS of the Python kernel */
 
@@ -34,7 +36,11 @@ static int ctz64(uint64_t x) {
 
 #define WORDS 4 /* bit masks of routes: 4 x 64 >= MAXR */
 
-enum { K_TURN = 0, K_SECOND = 1, K_KEEP = 2, K_START = 3, K_NONE = 4 };
+enum { K_TURN = 0, K_SECOND = 1, K_KEEP = 2, K_START = 3, K_NONE = 4, K_TUNNEL = 5 };
+/* what a variant id stands for (ConfigObject.vid_kind) */
+enum { V_NONE = 0, V_PAY = 1, V_GIVE_UP = 2, V_STATION = 3 };
+/* the tie-breaks after the core's (ConfigObject.tie_order) */
+enum { TIE_TRAIL = 1, TIE_STATIONS = 2 };
 enum { END_NONE = 0, END_CARS = 1, END_STALEMATE = 2 };
 enum { RET_DISCARD = 0, RET_BOTTOM = 1, RET_BOX = 2 };
 
@@ -70,6 +76,21 @@ typedef struct {
     int trail_bonus;                 /* longest trail bonus, -1 off */
     int trail_tie_break;
     int most_tickets_bonus;          /* most completed tickets bonus, -1 off */
+    int tie_order[4], ntie;          /* the tie-breaks after the core's, in order */
+    /* the play rules the variants declare (set_play); variant ids from core_ids */
+    int core_ids;
+    int has_play;                    /* any declared: set_play was given one */
+    uint8_t min_wilds[MAXR];         /* claim_min_wilds */
+    uint8_t tunnel[MAXR];            /* tunnel: 1 on a tunnel route */
+    int has_tunnels, reveal;         /* tunnel: declared; cards a claim turns up */
+    int tunnel_pay[MAXCOUNT + 1], tunnel_give_up;
+    int stations, station_points;    /* stations per seat (0: none), points per unbuilt */
+    int station_wilds;               /* ids per (location, colour): max(stations, 1) + 1 */
+    int32_t *station_id;             /* [location][colour; kinds-1: wilds alone][wilds] */
+    uint8_t *vid_kind;               /* variant id - core_ids -> V_* */
+    int16_t *vid_a, *vid_b, *vid_c;  /* V_PAY: wilds; V_STATION: location, colour, wilds */
+    int has_longs;                   /* regular_draws */
+    uint8_t is_long[MAXT];
     /* the observation vector's layout (ttr_core.observation.layout), once set */
     int has_layout;
     int at_move, at_pending, at_over, at_hand, at_held, at_keep, at_display, at_piles;
@@ -118,6 +139,16 @@ typedef struct {
     uint16_t start_offers[MAXP][MAXOFFER];
     int32_t final_turns, passes, turn, shuffles, ply;
     int8_t termination;
+    /* a tunnel claim waiting for its seat (kind K_TUNNEL): the claim's id, the
+     * cards turned up, the cards more they ask */
+    int16_t t_claim;
+    int8_t t_nrev, t_extra;
+    int8_t t_rev[MAXCOUNT];
+    /* stations, in build order; per seat, how many built */
+    int8_t nst;
+    uint8_t st_loc[MAXST], st_wilds[MAXST], st_cards[MAXST];
+    int8_t st_owner[MAXST], st_colour[MAXST];
+    uint8_t st_built[MAXP];
     SeatState seats[MAXP];
     int16_t nlegal;                  /* the legal ids listed; -1: not listed */
 } State;
@@ -165,7 +196,8 @@ int apply_id(GameObject *g, int id);
 /* scoring.c */
 void score(GameObject *g, int *totals, int *completed, int *won);
 
-/* observe.c */
+/* observe.c: the observation leaves out what variants keep (tunnels, stations) */
+#define OBSERVES(c) (!(c)->has_tunnels && !(c)->stations)
 void write_observation(GameObject *self, int seat, float *out);
 
 /* game.c */

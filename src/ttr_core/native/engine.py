@@ -17,9 +17,12 @@ import hashlib
 import os
 from typing import Any
 
+import attrs
+
 from ttr_core import native as _package
-from ttr_core.errors import ArgumentError
+from ttr_core.errors import ArgumentError, IllegalAction, PluginError, TtrError
 from ttr_core.hooks import calls
+from ttr_core.model.actions import Action, ClaimRoute
 from ttr_core.model.board import GRAY, wilds_pay
 from ttr_core.model.declarations import NativeRule
 from ttr_core.model.gamerules import GameRules
@@ -32,6 +35,7 @@ from ttr_core.model.state import (
     PlayerState,
     Termination,
 )
+from ttr_core.rules.action_ids import ActionSpace, core_actions, rules_space, variant_action_id
 from ttr_core.rules.kernel.tables import action_table
 from ttr_core.rules.kernel.work import SHUFFLE_SEED
 from ttr_core.rules.tickets import ends_of
@@ -62,7 +66,8 @@ PLAY_HOOKS = (
     "deal_tickets",
 )
 
-#: The pending kinds the engine holds, by its numbers (the last: none).
+#: The pending kinds of the core the engine holds, by its numbers (then 4:
+#: none, 5: a tunnel's decision, of the kind its variant declares).
 KINDS = (
     PendingKind.TURN,
     PendingKind.SECOND_CARD,
@@ -71,6 +76,9 @@ KINDS = (
 )
 _KIND_NUMBER: dict[str, int] = {kind: number for number, kind in enumerate(KINDS)}
 _NONE = 4
+_TUNNEL = 5
+# The engine's codes of the variants' tie-breaks (engine.h: TIE_*).
+_TIE = {"longest_trail": 1, "stations": 2}
 #: Terminations the engine reaches, by its numbers.
 ENDINGS = (None, Termination.CARS, Termination.STALEMATE)
 _RETURNS = {"discard": 0, "bottom": 1, "box": 2}
@@ -98,6 +106,28 @@ def engine_choice(engine: str | None) -> str:
     return chosen
 
 
+@attrs.frozen(eq=False)
+class Prepared:
+    """What the compiled engine plays a rule set with: its ``Config``, and what
+    turns its numbers into the variants' own values and back (the kinds
+    :data:`~ttr_core.model.declarations.NATIVE_KINDS` of the game's variants)."""
+
+    config: Any
+    #: The action space, and each seat's action of every id (``None`` at the
+    #: ``KeepTickets`` ids and at ids the engine never lists).
+    space: ActionSpace
+    actions: tuple[tuple[Action | None, ...], ...]
+    #: ``tunnel``: its decision's kind and record (``None``: no tunnels).
+    decision: str | None = None
+    wait: Any = None
+    reveal: int = 0
+    tunnels: tuple[int, ...] = ()
+    #: ``stations``: the variant state key and record (``None``: no stations).
+    key: str | None = None
+    station: Any = None
+    stations: int = 0
+
+
 def why_not(rules: GameRules) -> str | None:
     """Why games of ``rules`` cannot run on the compiled engine, or ``None`` when they can."""
     found = _prepared(rules)
@@ -107,9 +137,16 @@ def why_not(rules: GameRules) -> str | None:
 def config(rules: GameRules) -> Any:
     """The engine's ``Config`` of ``rules`` (built once per rule set);
     :class:`ArgumentError` saying why when its games cannot run natively."""
+    return prepared(rules).config
+
+
+def prepared(rules: GameRules) -> Prepared:
+    """What the engine plays ``rules`` with (see :class:`Prepared`);
+    :class:`ArgumentError` saying why when its games cannot run natively."""
     found = _prepared(rules)
     if isinstance(found, str):
         raise ArgumentError(f"this game cannot run on the native engine: {found}")
+    assert isinstance(found, Prepared)
     return found
 
 
@@ -125,10 +162,11 @@ def _prepared(rules: GameRules) -> Any:
     return found
 
 
-def _declared(rules: GameRules) -> list[NativeRule] | str:
-    """The native rules every variant declares, or why a variant's are missing."""
+def _declared(rules: GameRules) -> list[tuple[str, NativeRule]] | str:
+    """The native rules every variant declares (with its name), or why a
+    variant's are missing."""
     answers = calls.run_native_rules(rules) if rules.native_rules else {}
-    declared: list[NativeRule] = []
+    declared: list[tuple[str, NativeRule]] = []
     for variant in rules.variants:
         touches = [
             field
@@ -143,7 +181,7 @@ def _declared(rules: GameRules) -> list[NativeRule] | str:
                     "and declares no native rules"
                 )
             continue
-        declared += answer
+        declared += [(variant, rule) for rule in answer]
     return declared
 
 
@@ -175,14 +213,18 @@ def _build(rules: GameRules) -> Any:
     if mr.returned_tickets not in _RETURNS or mr.start_returned_tickets not in _RETURNS:
         return "tickets returned somewhere the native engine does not know"
     by_kind: dict[str, NativeRule] = {}
-    for rule in declared:
+    tie_kinds: dict[str, str] = {}  # variant -> the kind of its declared tie-break
+    for variant, rule in declared:
         if rule.kind in by_kind:
             return f"two variants declare the native rule {rule.kind!r}"
-        if rule.tie_break and rule.kind != "longest_trail":
-            return f"the native engine breaks ties by the longest trail only, not {rule.kind!r}"
         by_kind[rule.kind] = rule
-    if rules.tie_break and not any(rule.tie_break for rule in declared):
-        return "a variant breaks ties and declares no native tie-break"
+        if rule.tie_break:
+            if variant in tie_kinds:
+                return f"variant {variant!r} declares two tie-breaks"
+            tie_kinds[variant] = rule.kind
+    breaking = [impl.variant for impl in rules.tie_break]
+    if sorted(breaking) != sorted(tie_kinds):
+        return "the variants that break ties are not those declaring native tie-breaks"
     shortest = min((route.length for route in board.routes), default=1)
     if "longest_trail" in by_kind and min(len(board.routes), mr.cars_per_player // shortest) > 64:
         return "a seat could hold more than 64 routes, the native longest trail's most"
@@ -236,7 +278,52 @@ def _build(rules: GameRules) -> Any:
         tuple(board.deck), mr.starting_hand, mr.cars_per_player, tuple(mr.start_scores),
         mr.start_tickets_dealt,
     )  # fmt: skip
-    return made
+    space = rules_space(rules)
+    seat_actions = [
+        list(row) + [None] * (space.size - len(row)) for row in core_actions(board, players)
+    ]
+    play_ids: dict[str, tuple[int, ...]] = {}
+    for variant, rule in declared:
+        if rule.kind in ("tunnel", "stations"):
+            try:
+                ids = tuple(variant_action_id(space, a) for a in rule.actions)
+            except (IllegalAction, PluginError) as exc:
+                raise PluginError(
+                    f"variant {variant!r}: hook ttr_native_rules: an action of its "
+                    f"{rule.kind!r} rule has no id in the game's action space ({exc})",
+                    variant=variant,
+                    hook="ttr_native_rules",
+                ) from None
+            play_ids[rule.kind] = ids
+            for aid, action in zip(ids, rule.actions, strict=True):
+                for seat, row in enumerate(seat_actions):
+                    row[aid] = attrs.evolve(action, player=seat)
+    minimum = by_kind.get("claim_min_wilds")
+    tunnel = by_kind.get("tunnel")
+    stations = by_kind.get("stations")
+    regular = by_kind.get("regular_draws")
+    made.set_play(
+        space.size,
+        minimum.per_route if minimum else (),
+        (tunnel.per_route, tunnel.count, play_ids["tunnel"][:-1], play_ids["tunnel"][-1])
+        if tunnel
+        else (),
+        (stations.count, stations.points, play_ids["stations"]) if stations else (),
+        regular.tickets if regular else (),
+        tuple(_TIE[tie_kinds[variant]] for variant in breaking),
+    )
+    return Prepared(
+        made,
+        space,
+        tuple(map(tuple, seat_actions)),
+        decision=tunnel.decision if tunnel else None,
+        wait=tunnel.record if tunnel else None,
+        reveal=tunnel.count if tunnel else 0,
+        tunnels=tunnel.per_route if tunnel else (),
+        key=stations.key if stations else None,
+        station=stations.record if stations else None,
+        stations=stations.count if stations else 0,
+    )
 
 
 # -- state in, state out -------------------------------------------------------------
@@ -289,7 +376,14 @@ def holds(state: GameState) -> str | None:
     which the Python kernel plays on as it is given."""
     pending = state.pending
     players = len(state.players)
-    if pending is not None and (pending.kind not in _KIND_NUMBER or pending.data is not None):
+    found = _prepared(state.rules)
+    play = found if isinstance(found, Prepared) else None
+    waiting = play is not None and pending is not None and pending.kind == play.decision
+    if (
+        pending is not None
+        and not waiting
+        and (pending.kind not in _KIND_NUMBER or pending.data is not None)
+    ):
         return f"a {pending.kind!r} decision is pending"
     if state.termination not in ENDINGS:
         return f"the game ended by {state.termination}"
@@ -301,6 +395,11 @@ def holds(state: GameState) -> str | None:
         return "a route belongs to an owner that is no seat"
     if any(player.play_points for player in state.players):
         return "points were scored during play"
+    if play is not None:
+        try:
+            _play_part(play, state)
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError, TtrError):
+            return "a variant's state the native engine cannot hold"
     return _unreached(state, players)
 
 
@@ -364,10 +463,75 @@ def _unreached(state: GameState, players: int) -> str | None:
     return None
 
 
+def _play_part(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The variants' part of ``state`` as the engine loads it: ``(tunnel,
+    stations)`` (see ``_engine.c``'s ``load_play``). A value the engine cannot
+    hold raises (:func:`holds` says so)."""
+    board = state.board
+    pending = state.pending
+    tunnel: tuple[Any, ...] = ()
+    if pending is not None and pending.kind == play.decision:
+        wait = pending.data
+        claim = wait.claim
+        revealed = wait.revealed
+        extra = wait.extra
+        if (
+            type(claim) is not ClaimRoute
+            or claim.player != pending.player
+            or type(revealed) is not tuple
+            or len(revealed) > play.reveal
+            or type(extra) is not int
+            or not 0 <= extra <= len(revealed)
+            or pending.offered
+            or pending.min_keep
+        ):
+            raise ValueError("a tunnel decision the engine cannot hold")
+        aid = play.space._by_template.get(("claim", claim.route, claim.color, claim.wilds))
+        if aid is None or type(claim.route) is not int or type(claim.wilds) is not int:
+            raise ValueError("a claim with no action id")
+        if not play.tunnels[claim.route]:
+            raise ValueError("a tunnel decision on a route that is no tunnel")
+        tunnel = (aid, tuple(board.card_index(name) for name in revealed), extra)
+    stations: tuple[Any, ...] = ()
+    if play.key is not None:
+        built = state.variant(play.key, ())
+        if type(built) is not tuple:
+            raise ValueError("stations that are not a tuple")
+        colours = {name: index for index, name in enumerate(board.colors)}
+        stations = tuple(
+            (s.location, s.owner, -1 if s.color is None else colours[s.color], s.wilds, s.cards)
+            for s in built
+        )
+        built_by = [0] * len(state.players)
+        taken: set[int] = set()
+        for location, owner, colour, wilds, cards in stations:
+            if any(type(v) is not int for v in (location, owner, colour, wilds, cards)):
+                raise ValueError("a station's numbers that are not ints")
+            if (
+                not 0 <= location < len(board.locations)
+                or location in taken
+                or not 0 <= owner < len(state.players)
+                or built_by[owner] >= play.stations
+                or cards != built_by[owner] + 1
+                or not 0 <= wilds <= cards
+                or (colour < 0) != (wilds == cards)
+            ):
+                raise ValueError("stations no game of the rules builds")
+            taken.add(location)
+            built_by[owner] += 1
+    return tunnel, stations
+
+
 def load(game: Any, state: GameState) -> None:
     """Load ``state`` (one :func:`holds` accepts) into the engine's ``game``."""
     pending = state.pending
-    kind = _NONE if pending is None else _KIND_NUMBER[pending.kind]
+    play = prepared(state.rules)
+    if pending is None:
+        kind = _NONE
+    elif pending.kind == play.decision:
+        kind = _TUNNEL
+    else:
+        kind = _KIND_NUMBER[pending.kind]
     core = (
         state.deck,
         tuple(-1 if card is None else card for card in state.display),
@@ -391,7 +555,7 @@ def load(game: Any, state: GameState) -> None:
     seats = tuple(
         (p.hand.counts, p.known, p.cars, p.score, p.tickets, p.routes) for p in state.players
     )
-    game.load(core, seats)
+    game.load(core, seats, _play_part(play, state))
 
 
 def new_game_object(state: GameState) -> Any:
@@ -425,7 +589,7 @@ def publish(game: Any, base: GameState) -> GameState:
     """The engine's state as a frozen ``GameState`` of ``base``'s game (its board,
     rules, seed, variant state and names), sharing ``base``'s players and
     tuples where they are equal."""
-    core, seats = game.export()
+    core, seats, (tunnel, stations) = game.export()
     (
         deck,
         display,
@@ -446,15 +610,22 @@ def publish(game: Any, base: GameState) -> GameState:
         termination,
         ply,
     ) = core
-    table = action_table(base.board, len(base.players))
+    board = base.board
+    table = action_table(board, len(base.players))
+    play = prepared(base.rules)
     if kind == _NONE:
         pending = None
     elif kind == 0:
         pending = table.turn[player]
     elif kind == 1:
         pending = table.second[player]
+    elif kind == _TUNNEL:
+        pending = _waiting(play, board, player, tunnel, base.pending)
     else:
         pending = Pending(KINDS[kind], player, offered, min_keep)
+    variant_state = base.variant_state
+    if play.key is not None:
+        variant_state = _with_stations(play, board, stations, base)
     players = []
     for old, (counts, known, cars, score, tickets, routes) in zip(base.players, seats, strict=True):
         hand = old.hand if old.hand.counts == counts else Hand(counts, old.hand.names)
@@ -482,8 +653,49 @@ def publish(game: Any, base: GameState) -> GameState:
         turn,
         shuffles,
         ENDINGS[termination],
-        base.variant_state,
+        variant_state,
         ply,
         base.forfeit,
         same(boxed, base.boxed_tickets),
     )
+
+
+def _waiting(
+    play: Prepared, board: Any, player: int, tunnel: tuple[Any, ...], before: Pending | None
+) -> Pending:
+    """The tunnel decision the engine holds (``tunnel``: its claim's id, the
+    cards turned up, the cards more asked), as its variant's pending decision
+    (``before``, the one published last, when it is the same)."""
+    aid, revealed, extra = tunnel
+    _, route, colour, wilds = play.space.template(aid)
+    names = board.card_names
+    wait = play.wait(
+        claim=ClaimRoute(player, route, colour, wilds),  # type: ignore[arg-type]
+        revealed=tuple(names[card] for card in revealed),
+        extra=extra,
+    )
+    pending = Pending(str(play.decision), player, data=wait)
+    return before if before == pending and before is not None else pending
+
+
+def _with_stations(
+    play: Prepared, board: Any, stations: tuple[Any, ...], base: GameState
+) -> tuple[tuple[str, Any], ...]:
+    """``base``'s variant state with the stations the engine holds (the same
+    tuple when they have not changed)."""
+    key = str(play.key)
+    old = base.variant(key, ())
+    colours = board.colors
+    built = tuple(
+        play.station(
+            location=location,
+            owner=owner,
+            color=None if colour < 0 else colours[colour],
+            wilds=wilds,
+            cards=cards,
+        )
+        for location, owner, colour, wilds, cards in stations
+    )
+    if built == old:
+        return base.variant_state
+    return tuple(sorted({**dict(base.variant_state), key: built}.items()))

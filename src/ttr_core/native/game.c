@@ -58,10 +58,74 @@ static int fill_u16(PyObject *seq, uint16_t *out, int most, int *n) {
     return 0;
 }
 
-/* load(core, seats): the state as ttr_core.native.game.load writes it. */
+/* The variants' part of a state being loaded: (tunnel, stations), tunnel ()
+ * or (claim id, the cards turned up, the cards more asked), stations (location,
+ * owner, colour or -1, wilds, cards) in build order. 0, or -1 with an
+ * exception set. */
+static int load_play(ConfigObject *c, State *s, PyObject *play) {
+    PyObject *tunnel = PySequence_GetItem(play, 0);
+    PyObject *stations = tunnel ? PySequence_GetItem(play, 1) : NULL;
+    long buf[MAXCOUNT];
+    Py_ssize_t n;
+    int ok = stations != NULL;
+    Py_ssize_t tn = ok ? PySequence_Size(tunnel) : -1;
+    ok = tn == 0 || tn == 3;
+    if (ok && tn == 3) {
+        long id, extra;
+        PyObject *rev = PySequence_GetItem(tunnel, 1);
+        ok = rev && get_int(tunnel, 0, &id) == 0 && get_int(tunnel, 2, &extra) == 0 &&
+             read_ints(rev, buf, MAXCOUNT, &n) == 0;
+        Py_XDECREF(rev);
+        /* a claim id of a tunnel route; its cards turned up; what they ask */
+        ok = ok && c->has_tunnels && id >= c->slots + 3 && id < c->keep_base &&
+             c->tunnel[c->id_route[id]] && n <= c->reveal && extra >= 0 && extra <= n &&
+             s->kind == K_TUNNEL;
+        for (Py_ssize_t i = 0; ok && i < n; i++) {
+            ok = buf[i] >= 0 && buf[i] < c->kinds;
+            s->t_rev[i] = (int8_t)buf[i];
+        }
+        if (ok) {
+            s->t_claim = (int16_t)id;
+            s->t_nrev = (int8_t)n;
+            s->t_extra = (int8_t)extra;
+        }
+    } else {
+        ok = ok && s->kind != K_TUNNEL;
+    }
+    Py_ssize_t sn = ok ? PySequence_Size(stations) : -1;
+    ok = ok && sn >= 0 && sn <= MAXST && (sn == 0 || c->stations > 0);
+    uint8_t taken[MAXLOC];
+    memset(taken, 0, sizeof taken);
+    for (Py_ssize_t i = 0; ok && i < sn; i++) {
+        PyObject *one = PySequence_GetItem(stations, i);
+        long v[5];
+        ok = one && read_ints(one, v, 5, &n) == 0 && n == 5;
+        Py_XDECREF(one);
+        /* a free location, a seat with a station left, a payment of its cost */
+        ok = ok && v[0] >= 0 && v[0] < c->nlocs && !taken[v[0]] && v[1] >= 0 && v[1] < c->players &&
+             s->st_built[v[1]] < c->stations && v[4] == s->st_built[v[1]] + 1 &&
+             v[2] >= -1 && v[2] < c->kinds - 1 && v[3] >= 0 && v[3] <= v[4] &&
+             (v[2] == -1) == (v[3] == v[4]);
+        if (!ok) break;
+        taken[v[0]] = 1;
+        s->st_loc[i] = (uint8_t)v[0];
+        s->st_owner[i] = (int8_t)v[1];
+        s->st_colour[i] = (int8_t)v[2];
+        s->st_wilds[i] = (uint8_t)v[3];
+        s->st_cards[i] = (uint8_t)v[4];
+        s->st_built[v[1]]++;
+    }
+    s->nst = (int8_t)(ok ? sn : 0);
+    Py_XDECREF(tunnel);
+    Py_XDECREF(stations);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "variant state the native engine cannot hold");
+    return ok ? 0 : -1;
+}
+
+/* load(core, seats, play): the state as ttr_core.native.engine.load writes it. */
 static PyObject *game_load(GameObject *self, PyObject *args) {
-    PyObject *core, *seats;
-    if (!PyArg_ParseTuple(args, "OO", &core, &seats)) return NULL;
+    PyObject *core, *seats, *play;
+    if (!PyArg_ParseTuple(args, "OOO", &core, &seats, &play)) return NULL;
     if (self->config == NULL) return check_usable(self), NULL;
     ConfigObject *c = self->config;
     State s;
@@ -149,7 +213,7 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
         if (!ok) goto bad;
     }
     /* every value within what the engine holds (a sound state's are) */
-    int ok = s.kind >= K_TURN && s.kind <= K_NONE && s.player >= 0 && s.player < c->players &&
+    int ok = s.kind >= K_TURN && s.kind <= K_TUNNEL && s.player >= 0 && s.player < c->players &&
              s.termination >= END_NONE && s.termination <= END_STALEMATE &&
              s.min_keep >= 0 && s.min_keep <= s.noffered && s.deck_len + c->slots <= MAXCARDS;
     for (int i = 0; ok && i < s.deck_len; i++) ok = s.deck[i] < c->kinds;
@@ -168,6 +232,7 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
         for (int i = 0; ok && i < seat->nroutes; i++) ok = seat->routes[i] < c->nroutes;
     }
     if (!ok) goto bad;
+    if (load_play(c, &s, play) < 0) goto fail;
     owner_masks(c, &s);
     s.nlegal = -1;
     self->s = s;
@@ -189,6 +254,13 @@ static PyObject *ints_tuple_u8(const uint8_t *v, int n) {
 }
 
 static PyObject *ints_tuple_u16(const uint16_t *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(v[i]));
+    return t;
+}
+
+static PyObject *ints_tuple_i8(const int8_t *v, int n) {
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
     for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(v[i]));
@@ -241,7 +313,21 @@ static PyObject *game_export(GameObject *self, PyObject *unused) {
         if (!one) { Py_DECREF(core); Py_DECREF(seats); return NULL; }
         PyTuple_SET_ITEM(seats, p, one);
     }
-    return Py_BuildValue("(NN)", core, seats);
+    PyObject *tunnel = s->kind == K_TUNNEL
+        ? Py_BuildValue("(iNi)", (int)s->t_claim, ints_tuple_i8(s->t_rev, s->t_nrev), (int)s->t_extra)
+        : PyTuple_New(0);
+    PyObject *stations = PyTuple_New(s->nst);
+    for (int i = 0; stations && i < s->nst; i++) {
+        PyObject *one = Py_BuildValue("(iiiii)", (int)s->st_loc[i], (int)s->st_owner[i],
+                                      (int)s->st_colour[i], (int)s->st_wilds[i], (int)s->st_cards[i]);
+        if (!one) { Py_CLEAR(stations); break; }
+        PyTuple_SET_ITEM(stations, i, one);
+    }
+    if (!tunnel || !stations) {
+        Py_XDECREF(tunnel); Py_XDECREF(stations); Py_DECREF(core); Py_DECREF(seats);
+        return NULL;
+    }
+    return Py_BuildValue("(NN(NN))", core, seats, tunnel, stations);
 }
 
 static PyObject *legal_tuple(GameObject *g) {
@@ -289,6 +375,7 @@ static PyObject *game_observe(GameObject *self, PyObject *args) {
     if (check_usable(self) < 0) return NULL;
     ConfigObject *c = self->config;
     if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
+    if (!OBSERVES(c)) { PyErr_SetString(PyExc_RuntimeError, "no native observation of tunnels or stations"); return NULL; }
     if (seat < 0 || seat >= c->players) { PyErr_SetString(PyExc_ValueError, "not a seat"); return NULL; }
     Py_buffer view;
     if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
@@ -390,7 +477,7 @@ static PyObject *game_peek(GameObject *self, PyObject *arg) {
  * what a record of the move needs: (seat, kind, fact, display), kind 0 blind
  * (fact: the card drawn, or -1), 1 face up (the card taken), 2 tickets (the
  * tickets offered, as the seat sees them), 3 pass, 4 claim (None), 5 keep
- * ((the offer, the tickets kept, sorted)); display: the display after it if
+ * ((the offer, the tickets kept, sorted)), 6 a variant's action (None); display: the display after it if
  * the action changed it (-1: an empty slot), else None. */
 static PyObject *game_record(GameObject *self, PyObject *arg) {
     long id = PyLong_AsLong(arg);
@@ -430,6 +517,9 @@ static PyObject *game_record(GameObject *self, PyObject *arg) {
                 kept[j - 1] = x;
             }
         fact = Py_BuildValue("(NN)", ints_tuple_u16(offered, noffered), ints_tuple_u16(kept, nkept));
+    } else if (id >= c->core_ids) {
+        kind = 6;
+        fact = (Py_INCREF(Py_None), Py_None);
     } else if (id == 0) {
         kind = 0;
         int drawn = -1;
@@ -648,7 +738,7 @@ static PyMethodDef game_methods[] = {
 
 static PyGetSetDef game_getset[] = {
     {"player", (getter)game_player, NULL, "the seat to decide, None once over", NULL},
-    {"kind", (getter)game_kind, NULL, "the pending decision's kind (0 turn .. 4 none)", NULL},
+    {"kind", (getter)game_kind, NULL, "the pending decision's kind (0 turn .. 4 none, 5 a tunnel)", NULL},
     {"ply", (getter)game_ply, NULL, "actions applied since the game began", NULL},
     {"termination", (getter)game_termination, NULL, "how it ended: 0 not, 1 cars, 2 stalemate", NULL},
     {"over", (getter)game_over, NULL, "whether the game has ended", NULL},

@@ -234,16 +234,13 @@ static void close_partner(ConfigObject *c, State *s, int rid, int owner) {
     if (owner >= 0 && owner < c->players) s->closed_seat[owner][p / 64] |= 1ULL << (p % 64);
 }
 
-int claim(GameObject *g, int id) {
+/* The seat deciding pays `colour_n` cards of `colour` (none if < 0) and
+ * `wilds` wilds onto the discard pile; its known cards of those kinds go first. */
+static void pay_cards(GameObject *g, int colour, int colour_n, int wilds) {
     State *s = &g->s;
     ConfigObject *c = CFG(g);
-    int rid = c->id_route[id], colour = c->id_colour[id], wilds = c->id_wilds[id];
-    int len = c->length[rid];
     SeatState *seat = &s->seats[s->player];
-    s->owners[rid] = s->player;
-    close_partner(c, s, rid, s->player);
-    /* paid: the colour first, then the wilds (claim_payment's order) */
-    int kind[2] = {colour, c->wild}, num[2] = {len - wilds, wilds};
+    int kind[2] = {colour, c->wild}, num[2] = {colour_n, wilds};
     int any_known = 0;
     for (int k = 0; k < c->kinds; k++) any_known |= seat->known[k];
     for (int i = 0; i < 2; i++) {
@@ -256,10 +253,76 @@ int claim(GameObject *g, int id) {
             seat->known[card] = (uint8_t)(have > pay ? have - pay : 0);
         }
     }
+}
+
+/* The claim of id `id` with `more` cards more (a tunnel's extra: `more_wilds`
+ * of them wilds, the rest in the claim's colour), and the turn's end. */
+static int claim_paying(GameObject *g, int id, int more, int more_wilds) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int rid = c->id_route[id], colour = c->id_colour[id], wilds = c->id_wilds[id];
+    int len = c->length[rid];
+    SeatState *seat = &s->seats[s->player];
+    s->owners[rid] = s->player;
+    close_partner(c, s, rid, s->player);
+    /* a claim paid with wilds alone pays its extra in wilds */
+    if (colour < 0) pay_cards(g, -1, 0, wilds + more);
+    else pay_cards(g, colour, len - wilds + more - more_wilds, wilds + more_wilds);
     seat->cars -= len;
     seat->routes[seat->nroutes++] = (uint8_t)rid;
     seat->score += c->route_points[len];
     if (settle_display(g) < 0) return -1;
+    finish_turn(g, 0);
+    return 0;
+}
+
+int claim(GameObject *g, int id) { return claim_paying(g, id, 0, 0); }
+
+/* A tunnel's claim (tunnels.py): the claim's cards shown to all, the top
+ * cards turned up onto the discard pile (empty slots filled after), and the
+ * seat's decision to pay what they ask or give up. */
+static int claim_tunnel(GameObject *g, int id) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int rid = c->id_route[id], colour = c->id_colour[id], wilds = c->id_wilds[id];
+    SeatState *seat = &s->seats[s->player];
+    int shown = c->length[rid] - wilds;
+    if (colour >= 0 && seat->known[colour] < shown) seat->known[colour] = (uint8_t)shown;
+    if (seat->known[c->wild] < wilds) seat->known[c->wild] = (uint8_t)wilds;
+    int n = 0, extra = 0;
+    for (; n < c->reveal; n++) {
+        int card = draw(g);
+        if (card == -2) return -1;
+        if (card < 0) break;
+        s->t_rev[n] = (int8_t)card;
+        extra += card == c->wild || card == colour;
+    }
+    for (int i = 0; i < n; i++) s->discard[s->t_rev[i]]++;
+    if (fill_empty(g) < 0) return -1;
+    s->kind = K_TUNNEL;
+    s->t_claim = (int16_t)id;
+    s->t_nrev = (int8_t)n;
+    s->t_extra = (int8_t)extra;
+    s->ply++;
+    return 0;
+}
+
+/* A station built on a location (stations.py): paid from the hand, empty
+ * slots filled, the turn's end. */
+static int build_station(GameObject *g, int v) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int seat = s->player, cards = s->st_built[seat] + 1;
+    int colour = c->vid_b[v], wilds = c->vid_c[v];
+    pay_cards(g, colour, colour < 0 ? 0 : cards - wilds, wilds);
+    int at = s->nst++;
+    s->st_loc[at] = (uint8_t)c->vid_a[v];
+    s->st_owner[at] = (int8_t)seat;
+    s->st_colour[at] = (int8_t)colour;
+    s->st_wilds[at] = (uint8_t)wilds;
+    s->st_cards[at] = (uint8_t)cards;
+    s->st_built[seat]++;
+    if (fill_empty(g) < 0) return -1;
     finish_turn(g, 0);
     return 0;
 }
@@ -279,6 +342,16 @@ static int take_tickets(GameObject *g, int count, uint16_t *out) {
         s->tpile_len = 0;
     }
     int n = count < s->tdeck_len ? count : s->tdeck_len;
+    if (CFG(g)->has_longs) { /* regular_draws: the top tickets that are not long */
+        uint16_t *deck = s->tdeck + s->tdeck_head;
+        int got = 0, kept = 0;
+        for (int i = 0; i < s->tdeck_len; i++) {
+            if (got < n && !CFG(g)->is_long[deck[i]]) out[got++] = deck[i];
+            else deck[kept++] = deck[i];
+        }
+        s->tdeck_len = (int16_t)kept;
+        return got;
+    }
     for (int i = 0; i < n; i++) out[i] = s->tdeck[s->tdeck_head + i];
     s->tdeck_head += n;
     s->tdeck_len -= n;
@@ -363,6 +436,59 @@ void owner_masks(ConfigObject *c, State *s) {
 
 #define ADD(id) (g->legal[n++] = (id))
 
+/* A tunnel waiting: the ways the hand pays the extra on top of the claim (by
+ * the wilds among them, fewest first), after g->legal[0..n); the new count.
+ * None when the core would now refuse the claim itself (tunnels.payments). */
+static int tunnel_payments(GameObject *g, int n) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int id = s->t_claim, rid = c->id_route[id], colour = c->id_colour[id];
+    int wilds = c->id_wilds[id], len = c->length[rid], seat = s->player, extra = s->t_extra;
+    const uint8_t *counts = s->seats[seat].counts;
+    int closed = (s->closed_seat[seat][rid / 64] | (c->both_usable ? 0 : s->closed_any[rid / 64])) >> (rid % 64) & 1;
+    if (s->owners[rid] != -1 || closed || s->seats[seat].cars < len || counts[c->wild] < wilds ||
+        (colour >= 0 && counts[colour] < len - wilds))
+        return n;
+    int spare_wilds = counts[c->wild] - wilds;
+    if (colour < 0) {
+        if (extra <= spare_wilds) ADD(c->tunnel_pay[extra]);
+        return n;
+    }
+    int spare_colour = counts[colour] - (len - wilds);
+    for (int k = 0; k <= extra; k++)
+        if (k <= spare_wilds && extra - k <= spare_colour) ADD(c->tunnel_pay[k]);
+    return n;
+}
+
+/* The stations the seat deciding may build (ttr_core.payment_options of a gray
+ * route as long as the station's cost, on each location without a station),
+ * after g->legal[0..n); the new count. */
+static int station_builds(GameObject *g, int n) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int seat = s->player, cost = s->st_built[seat] + 1, wild = c->wild;
+    const uint8_t *counts = s->seats[seat].counts;
+    int wilds = counts[wild], most = wilds < cost - 1 ? wilds : cost - 1;
+    int pay[MAXK * (MAXCOUNT + 1)], np = 0; /* colour * station_wilds + wilds */
+    for (int k = 0; k < wild; k++) {
+        int have = counts[k];
+        if (!have || have + wilds < cost) continue;
+        for (int w = have < cost ? cost - have : 0; w <= most; w++) pay[np++] = k * c->station_wilds + w;
+    }
+    if (wilds >= cost) pay[np++] = wild * c->station_wilds + cost;
+    if (!np) return n;
+    uint8_t taken[MAXLOC];
+    memset(taken, 0, sizeof taken);
+    for (int i = 0; i < s->nst; i++) taken[s->st_loc[i]] = 1;
+    int per = c->kinds * c->station_wilds;
+    for (int loc = 0; loc < c->nlocs; loc++) {
+        if (taken[loc]) continue;
+        const int32_t *ids = c->station_id + loc * per;
+        for (int i = 0; i < np; i++) ADD(ids[pay[i]]);
+    }
+    return n;
+}
+
 void list_legal(GameObject *g) {
     State *s = &g->s;
     ConfigObject *c = CFG(g);
@@ -388,6 +514,12 @@ void list_legal(GameObject *g) {
                 for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
             }
         }
+        s->nlegal = (int16_t)n;
+        return;
+    }
+    if (s->kind == K_TUNNEL) {
+        n = tunnel_payments(g, n);
+        ADD(c->tunnel_give_up);
         s->nlegal = (int16_t)n;
         return;
     }
@@ -418,11 +550,12 @@ void list_legal(GameObject *g) {
         int len = c->length[rid];
         int cw = c->no_wild[rid] ? 0 : (wilds < len ? wilds : len);
         int base = c->claim_base[rid], colour = c->colour[rid];
+        int need = c->min_wilds[rid]; /* claim_min_wilds: fewer wilds are no claim */
         if (colour >= 0) {
             int h = counts[colour] < len ? counts[colour] : len;
             if (h && h + cw >= len) {
                 int most = cw < len - 1 ? cw : len - 1;
-                for (int w = len - h; w <= most; w++) ADD(base + w);
+                for (int w = len - h > need ? len - h : need; w <= most; w++) ADD(base + w);
             }
             if (cw == len) ADD(base + len);
         } else if (most_colour + cw >= len) {
@@ -431,13 +564,14 @@ void list_legal(GameObject *g) {
                 if (!have || have + cw < len) continue;
                 int h = have < len ? have : len;
                 int most = cw < len - 1 ? cw : len - 1;
-                for (int w = len - h; w <= most; w++) ADD(base + k * len + w);
+                for (int w = len - h > need ? len - h : need; w <= most; w++) ADD(base + k * len + w);
             }
             if (cw == len) ADD(base + cn * len);
         }
       }
     }
     if (s->tdeck_len > 0 || s->tpile_len > 0) ADD(c->slots + 1);
+    if (c->stations && s->st_built[seat] < c->stations) n = station_builds(g, n);
     if (n == 0) ADD(c->slots + 2);
     s->nlegal = (int16_t)n;
 }
@@ -456,6 +590,13 @@ int apply_id(GameObject *g, int id) {
     s->nlegal = -1;
     if (kind == K_KEEP || kind == K_START) {
         keep_tickets(g, id - c->keep_base);
+    } else if (kind == K_TUNNEL) {
+        if (id == c->tunnel_give_up) {
+            finish_turn(g, 0); /* the seat keeps its cards, the route stays free */
+        } else {
+            int k = c->vid_a[id - c->core_ids];
+            rc = claim_paying(g, s->t_claim, s->t_extra, k);
+        }
     } else if (id == 0) {
         rc = draw_blind(g, kind == K_SECOND);
     } else if (id <= c->slots) {
@@ -464,6 +605,10 @@ int apply_id(GameObject *g, int id) {
         rc = draw_tickets(g);
     } else if (id == c->slots + 2) {
         finish_turn(g, 1);
+    } else if (id >= c->core_ids) {
+        rc = build_station(g, id - c->core_ids);
+    } else if (c->tunnel[c->id_route[id]]) {
+        rc = claim_tunnel(g, id);
     } else {
         rc = claim(g, id);
     }

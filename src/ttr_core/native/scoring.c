@@ -99,6 +99,82 @@ static int longest_trail(ConfigObject *c, SeatState *seat) {
     return best;
 }
 
+/* The ticket points and completed tickets of `seat` with its locations in
+ * components `root` (a root per location). */
+static void tickets_scored(ConfigObject *c, SeatState *seat, const int *root, int *points, int *done) {
+    int total = 0, count = 0;
+    for (int i = 0; i < seat->ntickets; i++) {
+        TicketDef *t = &c->tickets[seat->tickets[i]];
+        int best = -1, best_points = 0;
+        for (int gi = 0; gi < t->ngoals; gi++) {
+            if (best >= 0 && t->goal_points[gi] <= best_points) continue;
+            int joined = 0;
+            for (int a = 0; a < t->nstart && !joined; a++) {
+                int ra = root[t->start[a]];
+                for (int b = 0; b < t->goal_n[gi]; b++)
+                    if (root[t->goal_places[gi][b]] == ra) { joined = 1; break; }
+            }
+            if (joined) { best = gi; best_points = t->goal_points[gi]; }
+        }
+        if (best >= 0) { total += best_points; count++; }
+        else total -= t->lost;
+    }
+    *points = total;
+    *done = count;
+}
+
+/* EU3 (stations.py): the best the seat's stations do for its tickets, each
+ * lending one route of another owner at its location or none: the most
+ * ticket points, then the most completed tickets, by trying every choice
+ * (routes joining the same two components are alike: one of each). */
+static void stations_lend(ConfigObject *c, State *s, int p, const int *root, int *points, int *done) {
+    int loc_of[MAXCOUNT], nmine = 0;
+    for (int i = 0; i < s->nst; i++)
+        if (s->st_owner[i] == p) loc_of[nmine++] = s->st_loc[i];
+    if (!nmine) return;
+    /* options[i]: the (a, b) component pairs station i can join */
+    int opt_a[MAXCOUNT][MAXR], opt_b[MAXCOUNT][MAXR], nopt[MAXCOUNT];
+    for (int i = 0; i < nmine; i++) {
+        nopt[i] = 0;
+        for (int r = 0; r < c->nroutes; r++) {
+            if (c->end_a[r] != loc_of[i] && c->end_b[r] != loc_of[i]) continue;
+            int owner = s->owners[r];
+            if (owner == -1 || owner == p) continue;
+            int a = root[c->end_a[r]], b = root[c->end_b[r]];
+            if (a == b) continue;
+            int seen = 0;
+            for (int k = 0; k < nopt[i] && !seen; k++)
+                seen = (opt_a[i][k] == a && opt_b[i][k] == b) || (opt_a[i][k] == b && opt_b[i][k] == a);
+            if (!seen) { opt_a[i][nopt[i]] = a; opt_b[i][nopt[i]] = b; nopt[i]++; }
+        }
+    }
+    int pick[MAXCOUNT] = {0}; /* 0: none, k: option k - 1 */
+    int best_points = *points, best_done = *done;
+    SeatState *seat = &s->seats[p];
+    for (;;) {
+        int i = 0;
+        while (i < nmine && pick[i] == nopt[i]) pick[i++] = 0;
+        if (i == nmine) break;
+        pick[i]++;
+        int parent[MAXLOC], merged[MAXLOC];
+        for (int v = 0; v < c->nlocs; v++) parent[v] = v;
+        for (int k = 0; k < nmine; k++) {
+            if (!pick[k]) continue;
+            int x = find(parent, opt_a[k][pick[k] - 1]), y = find(parent, opt_b[k][pick[k] - 1]);
+            if (x != y) parent[x] = y;
+        }
+        for (int v = 0; v < c->nlocs; v++) merged[v] = find(parent, root[v]);
+        int got, count;
+        tickets_scored(c, seat, merged, &got, &count);
+        if (got > best_points || (got == best_points && count > best_done)) {
+            best_points = got;
+            best_done = count;
+        }
+    }
+    *points = best_points;
+    *done = best_done;
+}
+
 /* Totals, completed tickets and winners of a finished game, as
  * ttr_core.final_scores counts them for the variants declared. */
 void score(GameObject *g, int *totals, int *completed, int *won) {
@@ -114,23 +190,15 @@ void score(GameObject *g, int *totals, int *completed, int *won) {
             int x = find(parent, c->end_a[r]), y = find(parent, c->end_b[r]);
             if (x != y) parent[x] = y;
         }
-        int total = seat->score, done = 0;
-        for (int i = 0; i < seat->ntickets; i++) {
-            TicketDef *t = &c->tickets[seat->tickets[i]];
-            int best = -1, best_points = 0;
-            for (int gi = 0; gi < t->ngoals; gi++) {
-                if (best >= 0 && t->goal_points[gi] <= best_points) continue;
-                int joined = 0;
-                for (int a = 0; a < t->nstart && !joined; a++) {
-                    int ra = find(parent, t->start[a]);
-                    for (int b = 0; b < t->goal_n[gi]; b++)
-                        if (find(parent, t->goal_places[gi][b]) == ra) { joined = 1; break; }
-                }
-                if (joined) { best = gi; best_points = t->goal_points[gi]; }
-            }
-            if (best >= 0) { total += best_points; done++; }
-            else total -= t->lost;
+        int root[MAXLOC];
+        for (int i = 0; i < c->nlocs; i++) root[i] = find(parent, i);
+        int points, done;
+        tickets_scored(c, seat, root, &points, &done);
+        if (c->stations) {
+            stations_lend(c, s, p, root, &points, &done);
+            points += (c->stations - s->st_built[p]) * c->station_points;
         }
+        int total = seat->score + points;
         if (c->place_points) {
             uint8_t seen[MAXLOC];
             memset(seen, 0, sizeof seen);
@@ -162,12 +230,30 @@ void score(GameObject *g, int *totals, int *completed, int *won) {
     for (int p = 1; p < c->players; p++) if (totals[p] > best) best = totals[p];
     int most = -1;
     for (int p = 0; p < c->players; p++) if (totals[p] == best && completed[p] > most) most = completed[p];
-    int tied = 0, holders = 0;
+    int tied = 0;
     for (int p = 0; p < c->players; p++) {
         won[p] = totals[p] == best && completed[p] == most;
         tied += won[p];
-        holders += won[p] && c->trail_bonus >= 0 && best_trail > 0 && trail[p] == best_trail;
     }
-    if (tied > 1 && c->trail_tie_break && holders)
-        for (int p = 0; p < c->players; p++) won[p] = won[p] && trail[p] == best_trail;
+    /* then the variants' tie-breaks, in the game's order */
+    for (int t = 0; t < c->ntie && tied > 1; t++) {
+        int keep[MAXP], kept = 0;
+        if (c->tie_order[t] == TIE_TRAIL) { /* the longest trail's holders, if any is tied */
+            for (int p = 0; p < c->players; p++) {
+                keep[p] = won[p] && c->trail_bonus >= 0 && best_trail > 0 && trail[p] == best_trail;
+                kept += keep[p];
+            }
+        } else { /* TIE_STATIONS: the fewest stations built */
+            int fewest = MAXST;
+            for (int p = 0; p < c->players; p++)
+                if (won[p] && s->st_built[p] < fewest) fewest = s->st_built[p];
+            for (int p = 0; p < c->players; p++) {
+                keep[p] = won[p] && s->st_built[p] == fewest;
+                kept += keep[p];
+            }
+        }
+        if (!kept) continue;
+        for (int p = 0; p < c->players; p++) won[p] = keep[p];
+        tied = kept;
+    }
 }

@@ -336,6 +336,8 @@ def _play_native(game: Any, aid: int) -> _Event:
         return (seat, aid, "pass", None, None, changed)
     if kind == 4:
         return (seat, aid, "claim", None, None, changed)
+    if kind == 6:  # a variant action: told only to its seat (_event_text)
+        return (seat, aid, "variant", None, None, changed)
     offered, kept = fact
     return (seat, aid, "keep", len(kept), (offered, kept), changed)
 

@@ -390,6 +390,14 @@ def _variant_id(space: ActionSpace, action: Action) -> int:
     return found
 
 
+def variant_action_id(space: ActionSpace, action: Action) -> int:
+    """The id in ``space`` of ``action``, an action of a variant's own class (its
+    seat is not part of it): :class:`PluginError` if no variant of the space
+    declares the class, :class:`IllegalAction` for fields outside the values
+    its variant declares."""
+    return _variant_id(space, action)
+
+
 def _space(state: GameState) -> ActionSpace:
     if type(state) is not GameState:
         check_state(state)

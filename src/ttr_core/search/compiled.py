@@ -22,7 +22,7 @@ from ttr_core.model.actions import Action, KeepTickets, keep_choices
 from ttr_core.model.state import GameState, replace_state
 from ttr_core.native import engine as native
 from ttr_core.native.engine import key_words
-from ttr_core.rules.action_ids import action_from_id, core_actions
+from ttr_core.rules.action_ids import action_from_id
 from ttr_core.rules.engine import apply
 from ttr_core.rules.kernel.work import Work
 
@@ -45,7 +45,7 @@ class NativeGame:
         self._legal: tuple[Action, ...] | None = None
         self._ids: tuple[int, ...] | None = None
         self._broken: str | None = None
-        self._actions = core_actions(state.board, len(state.players))
+        self._actions = native.prepared(state.rules).actions
         self._read: Work | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -290,12 +290,13 @@ class NativeGame:
             self._broken = f"{type(exc).__name__} during a random playout: {exc}"
             raise
         actions = self._actions
-        keep_base = game.config.keep_base
+        config = game.config
+        keep_base, core_ids = config.keep_base, config.core_ids
         offer = iter(offers)
         played: list[Action] = []
         for entry in entries:
             seat, aid = entry & 7, entry >> 3
-            if aid >= keep_base:
+            if keep_base <= aid < core_ids:
                 offered = next(offer)
                 mask = aid - keep_base
                 kept = frozenset(t for i, t in enumerate(offered) if mask >> i & 1)
