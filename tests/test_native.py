@@ -56,7 +56,11 @@ CONFIGS: list[tuple[str, int, Sequence[str] | None, dict[str, Any] | None, int]]
     ("usa", 4, None, None, 150),
     ("usa", 5, ["globetrotter"], None, 60),
     ("nederland", 3, [], None, 150),  # staggered starting scores
+    ("nederland", 2, None, None, 300),  # tolls and loans
+    ("nederland", 4, None, {"tolls": {"start_value": 6, "loan_penalty": 7}}, 150),
     ("amsterdam", 2, [], None, 300),
+    ("amsterdam", 2, None, None, 300),  # merchandise
+    ("amsterdam", 4, None, {"merchandise": {"cards": 3}}, 150),  # the deck runs out
     ("europe", 4, [], None, 100),  # starting tickets not kept go to the box
     ("europe", 4, None, None, 300),  # tunnels, ferries, stations, long tickets, the Express
     ("europe", 3, None, {"tunnels": {"reveal": 2}, "stations": {"stations": 1, "points": 9}}, 150),
@@ -154,17 +158,19 @@ def test_auto_plays_natively_where_every_variant_declares_its_rules() -> None:
     assert Playout.new("europe", 4, seed=1, variants=[]).engine == "native"
     assert Playout.new("europe", 4, seed=1).engine == "native"
     assert Playout.new("switzerland", 3, seed=1).engine == "native"
-    amsterdam = Playout.new("amsterdam", 4, seed=1)
-    assert amsterdam.engine == "python"
-    reason = native_package.why_not(amsterdam.snapshot())
-    assert reason is not None and "'merchandise'" in reason and "declares no native rules" in reason
+    assert Playout.new("amsterdam", 4, seed=1).engine == "native"
+    assert Playout.new("nederland", 4, seed=1).engine == "native"
+    pennsylvania = Playout.new("pennsylvania", 4, seed=1)
+    assert pennsylvania.engine == "python"
+    reason = native_package.why_not(pennsylvania.snapshot())
+    assert reason is not None and "'shares'" in reason and "declares no native rules" in reason
     assert native_package.why_not(ttr_core.new_game("usa", 2, seed=1)) is None
 
 
 def test_the_engine_can_be_forced_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Playout.new("newyork", 2, seed=1, engine="python").engine == "python"
-    with pytest.raises(ArgumentError, match="cannot run on the native engine: variant 'tolls'"):
-        Playout.new("nederland", 2, seed=1, engine="native")
+    with pytest.raises(ArgumentError, match="cannot run on the native engine: variant 'neutral'"):
+        Playout.new("nederland", 2, seed=1, engine="native", variants=["tolls", "neutral"])
     monkeypatch.setenv(native.ENGINE_ENV, "python")
     assert Playout.new("newyork", 2, seed=1).engine == "python"
     assert Playout.new("newyork", 2, seed=1, engine="native").engine == "native"
@@ -475,7 +481,7 @@ def test_the_kit_catches_a_native_declaration_that_is_not_what_the_variant_does(
         ([NativeRule("most_tickets", 1, tie_break=True)], "breaks no tie"),
         ([NativeRule("claim_min_wilds", per_route=(0,) * 3)], "an int from 0 to the route's"),
         ([NativeRule("claim_min_wilds", per_route=(9,) * NY_ROUTES)], "an int from 0 to the"),
-        ([NativeRule("tunnel", count=11)], "returned count int 11: 0 to 10"),
+        ([NativeRule("tunnel", count=-1)], "returned count int -1: a whole number from 0"),
         ([NativeRule("tunnel", per_route=(2,) * NY_ROUTES)], "an int from 0 to 1 per route"),
         (
             [NativeRule("tunnel", count=1, per_route=(0,) * NY_ROUTES, actions=(DrawBlind(0),))],
@@ -737,7 +743,12 @@ def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
         game.load(core, ((*seats[0][:5], (250,)), seats[1]), play)  # a route of no id
     assert game.export() == before
     # Variants' parts a game of these rules has not: a tunnel waiting, a station.
-    for bad_play in [((core[0][0], (), 0), ()), ((), ((0, 0, -1, 1, 1),))]:
+    for bad_play in [
+        ((core[0][0], (), 0), (), (), ()),  # a tunnel waiting
+        ((), ((0, 0, -1, 1, 1),), (), ()),  # a station
+        ((), (), ((0, 0), 3), ()),  # tokens
+        ((), (), (), ((1, 1), (0, 0), 0, 0)),  # tolls
+    ]:
         with pytest.raises(ValueError, match="cannot hold"):
             game.load(core, seats, bad_play)
         assert game.export() == before
@@ -770,10 +781,33 @@ def test_the_engine_refuses_variant_state_no_game_of_the_rules_reaches() -> None
     ]
     for bad_core, bad_play in cases:
         with pytest.raises(ValueError, match="cannot hold"):
-            game.load(bad_core, seats, bad_play)
+            game.load(bad_core, seats, (*bad_play, (), ()))
         assert game.export() == before
-    game.load((*core[:7], 5, *core[8:]), seats, ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),)))
-    assert game.export()[2] == ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),))
+    good = ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),), (), ())
+    game.load((*core[:7], 5, *core[8:]), seats, good)
+    assert game.export()[2] == good
+
+
+def test_the_engine_refuses_tokens_and_tolls_no_game_of_the_rules_holds() -> None:
+    for map, good in [("amsterdam", ((1, 2, 0), 13)), ("nederland", ((9, 0, 40), (0, 2, 0), 7, 3))]:
+        state = ttr_core.new_game(map, 3, seed=1)
+        game = native.new_game_object(state)
+        before = game.export()
+        core, seats, play = before
+        kept = list(play)
+        at = 2 if map == "amsterdam" else 3
+        for bad in [(), ((1, 2), 13) if at == 2 else ((9, 0), (0, 2, 0), 7, 3), good[:-1]]:
+            kept[at] = bad
+            with pytest.raises(ValueError, match="cannot hold"):
+                game.load(core, seats, tuple(kept))
+            assert game.export() == before
+        negative = ((1, -2, 0), 13) if at == 2 else ((9, 0, 40), (0, -2, 0), 7, 3)
+        kept[at] = negative
+        with pytest.raises(ValueError, match="cannot hold"):
+            game.load(core, seats, tuple(kept))
+        kept[at] = good
+        game.load(core, seats, tuple(kept))
+        assert game.export()[2][at] == good
 
 
 def _hand_built() -> list[tuple[str, ttr_core.GameState]]:
@@ -831,6 +865,20 @@ def _hand_built_europe() -> list[tuple[str, ttr_core.GameState]]:
         ("twice", stations(Station(0, 0, None, 1, 1), Station(0, 1, None, 1, 1))),
         ("paid", stations(Station(0, 0, "red", 0, 2))),
         ("owner", stations(Station(0, 7, "red", 0, 1))),
+        *_hand_built_accounts(),
+    ]
+
+
+def _hand_built_accounts() -> list[tuple[str, ttr_core.GameState]]:
+    """Merchandise and tolls no game holds."""
+    from ttr_core_plugins.merchandise import MerchandiseState
+    from ttr_core_plugins.tolls import TollState
+
+    amsterdam = ttr_core.new_game("amsterdam", 2, seed=1)
+    nederland = ttr_core.new_game("nederland", 2, seed=1)
+    return [
+        ("tokens", amsterdam.with_variant("merchandise", MerchandiseState((-1, 0), 17))),
+        ("tolls", nederland.with_variant("tolls", TollState((30, 30), (0, "1")))),  # type: ignore[arg-type]
     ]
 
 
@@ -840,7 +888,7 @@ def attrs_evolve(obj: Any, **changes: Any) -> Any:
     return attrs.evolve(obj, **changes)
 
 
-@pytest.mark.parametrize("case", range(13))
+@pytest.mark.parametrize("case", range(15))
 def test_a_state_no_game_reaches_plays_on_the_python_kernel(case: int) -> None:
     _, state = _hand_built()[case]
     reason = native_package.why_not(state)

@@ -111,7 +111,7 @@ def test_stepping_before_a_reset_is_refused() -> None:
 
 
 def test_a_game_the_engine_cannot_play_runs_on_the_python_kernel() -> None:
-    games = VectorGames("amsterdam", 2, count=2, seed=1)  # merchandise: not native
+    games = VectorGames("pennsylvania", 2, count=2, seed=1)  # shares: not native
     assert games.engine == "python"
     _, masks, _ = games.reset()
     actions = np.array([np.flatnonzero(m)[0] for m in masks])

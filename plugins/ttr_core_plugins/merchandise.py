@@ -32,8 +32,10 @@ import attrs
 from ttr_core import (
     Action,
     ClaimRoute,
+    GameRules,
     GameState,
     MapField,
+    NativeRule,
     PlayerView,
     PluginError,
     ScoreLine,
@@ -122,6 +124,23 @@ def ttr_setup(state: GameState) -> GameState:
     players = state.num_players
     cards = state.rules.option(NAME, "cards")
     return state.with_variant(NAME, MerchandiseState((0,) * players, cards))
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: a card per claim of
+    a route with cart symbols while the deck lasts, and the ranked bonus."""
+    board = rules.board
+    return [
+        NativeRule(
+            "claim_tokens",
+            count=rules.option(NAME, "cards"),
+            per_route=tuple(int(bool(r.extra.get("merchandise", False))) for r in board.routes),
+            ranks=MERCHANDISE_POINTS[rules.players],
+            key=NAME,
+            record=MerchandiseState,
+        )
+    ]
 
 
 @hookimpl

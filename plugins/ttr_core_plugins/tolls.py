@@ -36,8 +36,10 @@ from ttr_core import (
     Action,
     Board,
     ClaimRoute,
+    GameRules,
     GameState,
     MapField,
+    NativeRule,
     PlayerView,
     PluginError,
     ScoreLine,
@@ -166,6 +168,25 @@ def ttr_setup(state: GameState) -> GameState:
 
 def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
     return (*values[:seat], value, *values[seat + 1 :])
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: each route's toll,
+    paid or a loan taken, and the ranked bonus and loans at the end. (Both
+    routes of a pair usable is a rule of the game the engine reads itself; a
+    game with the neutral player stays on the Python kernel.)"""
+    return [
+        NativeRule(
+            "route_tolls",
+            points=rules.option(NAME, "loan_penalty"),
+            count=rules.option(NAME, "start_value"),
+            per_route=tuple(r.extra.get("toll", 0) for r in rules.board.routes),
+            ranks=TOLL_BONUS[rules.players],
+            key=NAME,
+            record=TollState,
+        )
+    ]
 
 
 @hookimpl

@@ -484,27 +484,42 @@ def native_rules(impl: HookImpl, result: object, board: Board) -> tuple[NativeRu
     return tuple(result)
 
 
-#: Most cards a ``tunnel`` turns up and stations a seat builds, natively.
-MOST_NATIVE_COUNT = 10
+#: Most ranks of a ranked bonus.
+MOST_RANKS = 6
 
 
 def _native_play_rule(impl: HookImpl, rule: NativeRule, board: Board) -> None:
     """The fields a play rule of ``ttr_native_rules`` reads, checked for its kind."""
     kind = rule.kind
-    if type(rule.count) is not int or not 0 <= rule.count <= MOST_NATIVE_COUNT:
-        _bad(impl, f"returned count {_kind(rule.count)}: 0 to {MOST_NATIVE_COUNT}")
+    # Counts beyond the engine's sizes are checked where the engine is set up
+    # (the game then plays on the Python kernel): an option may ask for them.
+    if type(rule.count) is not int or rule.count < 0:
+        _bad(impl, f"returned count {_kind(rule.count)}: a whole number from 0")
+    if (
+        not isinstance(rule.ranks, tuple)
+        or len(rule.ranks) > MOST_RANKS
+        or any(type(v) is not int or not 0 <= v <= MAX_TICKET_POINTS for v in rule.ranks)
+    ):
+        _bad(impl, f"returned ranks {_kind(rule.ranks)}: up to {MOST_RANKS} points, 0 to 1,000")
+    if rule.ranks and kind not in ("claim_tokens", "route_tolls"):
+        _bad(impl, f"{kind}: no ranks")
     if not isinstance(rule.per_route, tuple) or not isinstance(rule.tickets, tuple):
         _bad(impl, "returned per_route or tickets that are not tuples of ints")
     if not isinstance(rule.actions, tuple) or not all(isinstance(a, Action) for a in rule.actions):
         _bad(impl, f"returned actions {_kind(rule.actions)}: ttr_core.Action objects")
     routes = board.routes
-    if kind in ("claim_min_wilds", "tunnel"):
+    if kind in ("claim_min_wilds", "tunnel", "claim_tokens", "route_tolls"):
+        tops = {"claim_min_wilds": None, "route_tolls": -1}
+        top = tops.get(kind, 1)
         if len(rule.per_route) != len(routes) or any(
-            type(v) is not int or not 0 <= v <= (r.length if kind == "claim_min_wilds" else 1)
+            type(v) is not int
+            or v < 0
+            or (top is None and v > r.length)
+            or (top is not None and top >= 0 and v > top)
             for v, r in zip(rule.per_route, routes, strict=False)
         ):
-            most = "the route's length" if kind == "claim_min_wilds" else "1"
-            _bad(impl, f"{kind}: per_route holds an int from 0 to {most} per route of the map")
+            shown = {None: " to the route's length", -1: ""}.get(top, f" to {top}")
+            _bad(impl, f"{kind}: per_route holds an int from 0{shown} per route of the map")
     elif rule.per_route:
         _bad(impl, f"{kind}: no per_route values")
     if kind == "regular_draws":
@@ -522,8 +537,11 @@ def _native_play_rule(impl: HookImpl, rule: NativeRule, board: Board) -> None:
         _bad(impl, f"{kind}: a record class (or function), not {_kind(rule.record)}")
     if kind == "tunnel" and (not isinstance(rule.decision, str) or not rule.decision):
         _bad(impl, "tunnel: the decision's kind, a non-empty string")
-    if kind == "stations" and (not isinstance(rule.key, str) or not rule.key):
-        _bad(impl, "stations: the variant state key, a non-empty string")
+    keyed = ("stations", "claim_tokens", "route_tolls")
+    if kind in keyed and (not isinstance(rule.key, str) or not rule.key):
+        _bad(impl, f"{kind}: the variant state key, a non-empty string")
+    if kind in keyed[1:] and not callable(rule.record):
+        _bad(impl, f"{kind}: a record class (or function), not {_kind(rule.record)}")
     if rule.tie_break and kind not in ("longest_trail", "stations"):
         _bad(impl, f"{kind}: breaks no tie (longest_trail and stations do)")
 

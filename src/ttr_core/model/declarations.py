@@ -328,7 +328,19 @@ ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute | Gains
 #:   completed tickets; each station not built scores ``points``; with
 #:   ``tie_break`` a tie goes to the fewest stations built;
 #: - ``"regular_draws"``: a ticket draw during play deals the top tickets
-#:   that are not among ``tickets`` (ids), skipping those.
+#:   that are not among ``tickets`` (ids), skipping those;
+#: - ``"claim_tokens"``: a seat claiming a route whose ``per_route`` value is
+#:   1 takes one token of a supply of ``count`` while any is left; at the end
+#:   the seats holding any are ranked by how many (ties share a rank and skip
+#:   the places they fill) and score ``ranks[rank - 1]`` (0 beyond);
+#:   kept under the variant state key ``key`` as ``record(held=, deck=)``;
+#: - ``"route_tolls"``: each seat starts with ``count`` in money; a seat
+#:   claiming route ``r`` owes ``per_route[r]``, to the seat holding its
+#:   pair's other route or else to the bank, and takes one loan instead when
+#:   it holds less (the bank then pays that seat); at the end the seats
+#:   without a loan are ranked by money (as ``claim_tokens`` ranks) and score
+#:   ``ranks``, and each loan costs ``points``; kept under ``key`` as
+#:   ``record(holdings=, loans=, bank_received=, bank_paid=)``.
 NATIVE_KINDS = (
     "places_touched",
     "longest_trail",
@@ -337,6 +349,8 @@ NATIVE_KINDS = (
     "tunnel",
     "stations",
     "regular_draws",
+    "claim_tokens",
+    "route_tolls",
 )
 
 
@@ -357,17 +371,22 @@ class NativeRule:
     points: int = 0
     places: tuple[str, ...] = attrs.field(default=(), converter=_tupled)
     tie_break: bool = False
-    #: How many: cards turned up (``tunnel``), stations per seat (``stations``).
+    #: How many: cards turned up (``tunnel``), stations per seat (``stations``),
+    #: tokens (``claim_tokens``), money each seat starts with (``route_tolls``).
     count: int = 0
-    #: A value per route id (``claim_min_wilds``, ``tunnel``).
+    #: A value per route id (``claim_min_wilds``, ``tunnel``, ``claim_tokens``,
+    #: ``route_tolls``).
     per_route: tuple[int, ...] = attrs.field(default=(), converter=_tupled)
     #: Ticket ids (``regular_draws``).
     tickets: tuple[int, ...] = attrs.field(default=(), converter=_tupled)
     #: The pending decision's kind (``tunnel``).
     decision: str = ""
-    #: The variant state key (``stations``).
+    #: The variant state key (``stations``, ``claim_tokens``, ``route_tolls``).
     key: str = ""
-    #: The class (or function) of the kind's records (``tunnel``, ``stations``).
+    #: The class (or function) of the kind's records (``tunnel``, ``stations``,
+    #: ``claim_tokens``, ``route_tolls``).
     record: Any = None
     #: The variant actions the engine's choices stand for, in the kind's order.
     actions: tuple[Action, ...] = attrs.field(default=(), converter=_tupled)
+    #: Points by rank, 1st first (``claim_tokens``, ``route_tolls``).
+    ranks: tuple[int, ...] = attrs.field(default=(), converter=_tupled)

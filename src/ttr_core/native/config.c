@@ -295,11 +295,77 @@ static int variant_id(PyObject *seq, Py_ssize_t i, int core, int size, int *out)
  * turned up, pay ids for 0.. wilds, give-up id), or (); stations: (per seat,
  * points per unbuilt, build ids by location, colour, wilds), or (); longs:
  * the ticket ids draws skip; ties: the tie-breaks after the core's, in order
- * (TIE_*). */
+ * (TIE_*); tokens, tolls: see set_accounts. */
+/* Points by rank from `seq` into `out` (at most MAXRANKS). */
+static int read_ranks(PyObject *seq, int *out, int *n) {
+    long buf[MAXRANKS];
+    Py_ssize_t m;
+    if (read_ints(seq, buf, MAXRANKS, &m) < 0) return -1;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (buf[i] < 0 || buf[i] > 1000) { PyErr_SetString(PyExc_ValueError, "points by rank: 0 to 1,000"); return -1; }
+        out[i] = (int)buf[i];
+    }
+    *n = (int)m;
+    return 0;
+}
+
+/* claim_tokens (flags per route, supply, ranks) and route_tolls (toll per
+ * route, money at the start, a loan's cost, ranks), each () when not played. */
+static int set_accounts(ConfigObject *self, PyObject *tokens, PyObject *tolls) {
+    long buf[MAXR];
+    Py_ssize_t n;
+    Py_ssize_t tn = PySequence_Size(tokens);
+    if (tn < 0) return -1;
+    if (tn) {
+        long count;
+        PyObject *flags = PySequence_GetItem(tokens, 0), *ranks = PySequence_GetItem(tokens, 2);
+        int bad = !flags || !ranks || get_int(tokens, 1, &count) < 0 || read_ints(flags, buf, MAXR, &n) < 0 ||
+                  read_ranks(ranks, self->tok_ranks, &self->tok_nranks) < 0;
+        bad = bad || n != self->nroutes || count < 0 || count > MAXAMOUNT;
+        for (Py_ssize_t i = 0; !bad && i < n; i++) {
+            bad = buf[i] < 0 || buf[i] > 1;
+            self->tok_route[i] = (uint8_t)buf[i];
+        }
+        Py_XDECREF(flags);
+        Py_XDECREF(ranks);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a token rule's values");
+            return -1;
+        }
+        self->tok_count = (int)count;
+        self->has_tokens = self->has_play = 1;
+    }
+    tn = PySequence_Size(tolls);
+    if (tn < 0) return -1;
+    if (tn) {
+        long start, penalty;
+        PyObject *each = PySequence_GetItem(tolls, 0), *ranks = PySequence_GetItem(tolls, 3);
+        int bad = !each || !ranks || get_int(tolls, 1, &start) < 0 || get_int(tolls, 2, &penalty) < 0 ||
+                  read_ints(each, buf, MAXR, &n) < 0 ||
+                  read_ranks(ranks, self->toll_ranks, &self->toll_nranks) < 0;
+        bad = bad || n != self->nroutes || start < 0 || start > MAXAMOUNT || penalty < 0 || penalty > 1000;
+        for (Py_ssize_t i = 0; !bad && i < n; i++) {
+            bad = buf[i] < 0 || buf[i] > MAXAMOUNT;
+            self->toll[i] = (int32_t)buf[i];
+        }
+        Py_XDECREF(each);
+        Py_XDECREF(ranks);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a toll rule's values");
+            return -1;
+        }
+        self->toll_start = (int)start;
+        self->loan_penalty = (int)penalty;
+        self->has_tolls = self->has_play = 1;
+    }
+    return 0;
+}
+
 static PyObject *config_set_play(ConfigObject *self, PyObject *args) {
     int size;
-    PyObject *min_wilds, *tunnel, *stations, *longs, *ties;
-    if (!PyArg_ParseTuple(args, "iOOOOO", &size, &min_wilds, &tunnel, &stations, &longs, &ties))
+    PyObject *min_wilds, *tunnel, *stations, *longs, *ties, *tokens, *tolls;
+    if (!PyArg_ParseTuple(args, "iOOOOOOO", &size, &min_wilds, &tunnel, &stations, &longs, &ties,
+                          &tokens, &tolls))
         return NULL;
     if (self->vid_kind) { PyErr_SetString(PyExc_RuntimeError, "the play rules are set already"); return NULL; }
     int core = self->core_ids;
@@ -402,6 +468,7 @@ static PyObject *config_set_play(ConfigObject *self, PyObject *args) {
         self->tie_order[i] = (int)buf[i];
     }
     self->ntie = (int)n;
+    if (set_accounts(self, tokens, tolls) < 0) return NULL;
     for (int i = 0; i < self->nroutes; i++) self->has_play |= self->min_wilds[i] > 0;
     self->has_play |= self->has_longs;
     Py_RETURN_NONE;

@@ -20,6 +20,8 @@
 #define MAXLEGAL 8192 /* action ids a game may list: legal ids at once */
 #define MAXCOUNT 10   /* cards a tunnel turns up, stations a seat builds */
 #define MAXST 64      /* stations in a game (MAXP x MAXCOUNT) */
+#define MAXRANKS 6    /* points by rank of a ranked bonus */
+#define MAXAMOUNT 1000000 /* tokens, money, a toll */
 #define MAXGOALS 8    /* a ticket's destinations */
 #define MAX_RESETS 100 /* MAX_DISPLAY_RESETS of the Python kernel */
 
@@ -91,6 +93,12 @@ typedef struct {
     int16_t *vid_a, *vid_b, *vid_c;  /* V_PAY: wilds; V_STATION: location, colour, wilds */
     int has_longs;                   /* regular_draws */
     uint8_t is_long[MAXT];
+    /* claim_tokens: routes that give one, the supply, points by rank */
+    int has_tokens, tok_count, tok_ranks[MAXRANKS], tok_nranks;
+    uint8_t tok_route[MAXR];
+    /* route_tolls: the toll per route, money at the start, a loan's cost, points by rank */
+    int has_tolls, toll_start, loan_penalty, toll_ranks[MAXRANKS], toll_nranks;
+    int32_t toll[MAXR];
     /* the observation vector's layout (ttr_core.observation.layout), once set */
     int has_layout;
     int at_move, at_pending, at_over, at_hand, at_held, at_keep, at_display, at_piles;
@@ -149,6 +157,10 @@ typedef struct {
     uint8_t st_loc[MAXST], st_wilds[MAXST], st_cards[MAXST];
     int8_t st_owner[MAXST], st_colour[MAXST];
     uint8_t st_built[MAXP];
+    /* claim_tokens: each seat's, the supply left; route_tolls: each seat's
+     * money and loans, what the bank received and paid */
+    int32_t tok_held[MAXP], tok_deck;
+    int32_t money[MAXP], loans[MAXP], bank_received, bank_paid;
     SeatState seats[MAXP];
     int16_t nlegal;                  /* the legal ids listed; -1: not listed */
 } State;
@@ -197,7 +209,7 @@ int apply_id(GameObject *g, int id);
 void score(GameObject *g, int *totals, int *completed, int *won);
 
 /* observe.c: the observation leaves out what variants keep (tunnels, stations) */
-#define OBSERVES(c) (!(c)->has_tunnels && !(c)->stations)
+#define OBSERVES(c) (!(c)->has_tunnels && !(c)->stations && !(c)->has_tokens && !(c)->has_tolls)
 void write_observation(GameObject *self, int seat, float *out);
 
 /* game.c */

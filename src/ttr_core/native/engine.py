@@ -126,6 +126,12 @@ class Prepared:
     key: str | None = None
     station: Any = None
     stations: int = 0
+    #: ``claim_tokens`` and ``route_tolls``: each one's variant state key and
+    #: record (``None``: not played).
+    token_key: str | None = None
+    token: Any = None
+    toll_key: str | None = None
+    toll: Any = None
 
 
 def why_not(rules: GameRules) -> str | None:
@@ -302,6 +308,11 @@ def _build(rules: GameRules) -> Any:
     tunnel = by_kind.get("tunnel")
     stations = by_kind.get("stations")
     regular = by_kind.get("regular_draws")
+    tokens = by_kind.get("claim_tokens")
+    tolls = by_kind.get("route_tolls")
+    too_many = _beyond_limits(tunnel, stations, tokens, tolls, players)
+    if too_many is not None:
+        return f"the game exceeds the native engine's limits ({too_many})"
     made.set_play(
         space.size,
         minimum.per_route if minimum else (),
@@ -311,6 +322,8 @@ def _build(rules: GameRules) -> Any:
         (stations.count, stations.points, play_ids["stations"]) if stations else (),
         regular.tickets if regular else (),
         tuple(_TIE[tie_kinds[variant]] for variant in breaking),
+        (tokens.per_route, tokens.count, tokens.ranks) if tokens else (),
+        (tolls.per_route, tolls.count, tolls.points, tolls.ranks) if tolls else (),
     )
     return Prepared(
         made,
@@ -323,7 +336,37 @@ def _build(rules: GameRules) -> Any:
         key=stations.key if stations else None,
         station=stations.record if stations else None,
         stations=stations.count if stations else 0,
+        token_key=tokens.key if tokens else None,
+        token=tokens.record if tokens else None,
+        toll_key=tolls.key if tolls else None,
+        toll=tolls.record if tolls else None,
     )
+
+
+#: The compiled engine's most cards a tunnel turns up and stations a seat builds
+#: (MAXCOUNT), stations in a game (MAXST), tokens, money or a toll (MAXAMOUNT).
+_MOST_COUNT = 10
+_MOST_STATIONS = 64
+_MOST_AMOUNT = 1_000_000
+
+
+def _beyond_limits(
+    tunnel: NativeRule | None,
+    stations: NativeRule | None,
+    tokens: NativeRule | None,
+    tolls: NativeRule | None,
+    players: int,
+) -> str | None:
+    """What in the declared play rules exceeds the compiled engine's sizes, or ``None``."""
+    if tunnel and tunnel.count > _MOST_COUNT:
+        return f"a tunnel turns up {tunnel.count} cards, more than {_MOST_COUNT}"
+    if stations and (stations.count > _MOST_COUNT or stations.count * players > _MOST_STATIONS):
+        return f"{stations.count} stations a seat"
+    if tokens and tokens.count > _MOST_AMOUNT:
+        return f"{tokens.count} tokens, more than {_MOST_AMOUNT:,}"
+    if tolls and max(tolls.count, tolls.points, *tolls.per_route) > _MOST_AMOUNT:
+        return f"money or tolls beyond {_MOST_AMOUNT:,}"
+    return None
 
 
 # -- state in, state out -------------------------------------------------------------
@@ -463,10 +506,10 @@ def _unreached(state: GameState, players: int) -> str | None:
     return None
 
 
-def _play_part(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def _play_part(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], ...]:
     """The variants' part of ``state`` as the engine loads it: ``(tunnel,
-    stations)`` (see ``_engine.c``'s ``load_play``). A value the engine cannot
-    hold raises (:func:`holds` says so)."""
+    stations, tokens, tolls)`` (see ``game.c``'s ``load_play``). A value the
+    engine cannot hold raises (:func:`holds` says so)."""
     board = state.board
     pending = state.pending
     tunnel: tuple[Any, ...] = ()
@@ -519,7 +562,33 @@ def _play_part(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], tuple
                 raise ValueError("stations no game of the rules builds")
             taken.add(location)
             built_by[owner] += 1
-    return tunnel, stations
+    return tunnel, stations, *_accounts(play, state)
+
+
+def _accounts(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The tokens and tolls of ``state`` as the engine loads them (``()`` each
+    when not played): checked to be whole numbers the engine holds."""
+    seats = len(state.players)
+    tokens: tuple[Any, ...] = ()
+    if play.token_key is not None:
+        kept = state.variant(play.token_key)
+        tokens = (_amounts(kept.held, seats), _amounts((kept.deck,), 1)[0])
+    tolls: tuple[Any, ...] = ()
+    if play.toll_key is not None:
+        kept = state.variant(play.toll_key)
+        bank = _amounts((kept.bank_received, kept.bank_paid), 2)
+        tolls = (_amounts(kept.holdings, seats), _amounts(kept.loans, seats), *bank)
+    return tokens, tolls
+
+
+def _amounts(values: Any, count: int) -> tuple[int, ...]:
+    if (
+        type(values) is not tuple
+        or len(values) != count
+        or not all(type(v) is int and 0 <= v <= _MOST_AMOUNT * 6 for v in values)
+    ):
+        raise ValueError("amounts the engine cannot hold")
+    return values
 
 
 def load(game: Any, state: GameState) -> None:
@@ -589,7 +658,7 @@ def publish(game: Any, base: GameState) -> GameState:
     """The engine's state as a frozen ``GameState`` of ``base``'s game (its board,
     rules, seed, variant state and names), sharing ``base``'s players and
     tuples where they are equal."""
-    core, seats, (tunnel, stations) = game.export()
+    core, seats, (tunnel, stations, tokens, tolls) = game.export()
     (
         deck,
         display,
@@ -626,6 +695,13 @@ def publish(game: Any, base: GameState) -> GameState:
     variant_state = base.variant_state
     if play.key is not None:
         variant_state = _with_stations(play, board, stations, base)
+    if play.token_key is not None:
+        held, supply = tokens
+        variant_state = _with(variant_state, play.token_key, play.token(held=held, deck=supply))
+    if play.toll_key is not None:
+        holdings, loans, received, paid = tolls
+        made = play.toll(holdings=holdings, loans=loans, bank_received=received, bank_paid=paid)
+        variant_state = _with(variant_state, play.toll_key, made)
     players = []
     for old, (counts, known, cars, score, tickets, routes) in zip(base.players, seats, strict=True):
         hand = old.hand if old.hand.counts == counts else Hand(counts, old.hand.names)
@@ -684,7 +760,6 @@ def _with_stations(
     """``base``'s variant state with the stations the engine holds (the same
     tuple when they have not changed)."""
     key = str(play.key)
-    old = base.variant(key, ())
     colours = board.colors
     built = tuple(
         play.station(
@@ -696,6 +771,16 @@ def _with_stations(
         )
         for location, owner, colour, wilds, cards in stations
     )
-    if built == old:
-        return base.variant_state
-    return tuple(sorted({**dict(base.variant_state), key: built}.items()))
+    return _with(base.variant_state, key, built)
+
+
+def _with(
+    variant_state: tuple[tuple[str, Any], ...], key: str, value: Any
+) -> tuple[tuple[str, Any], ...]:
+    """``variant_state`` with ``value`` under ``key`` (the same tuple when it is
+    there already), sorted by key as ``GameState.with_variant`` keeps it."""
+    kept = dict(variant_state)
+    if key in kept and kept[key] == value:
+        return variant_state
+    kept[key] = value
+    return tuple(sorted(kept.items()))

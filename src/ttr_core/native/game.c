@@ -58,7 +58,52 @@ static int fill_u16(PyObject *seq, uint16_t *out, int most, int *n) {
     return 0;
 }
 
-/* The variants' part of a state being loaded: (tunnel, stations), tunnel ()
+/* A tuple of `n` ints from 0 up to MAXAMOUNT * MAXP into `out`. */
+static int amounts(PyObject *seq, int32_t *out, int n) {
+    long buf[MAXP];
+    Py_ssize_t m;
+    if (read_ints(seq, buf, MAXP, &m) < 0 || m != n) return 0;
+    for (int i = 0; i < n; i++) {
+        if (buf[i] < 0 || buf[i] > (long)MAXAMOUNT * MAXP) return 0;
+        out[i] = (int32_t)buf[i];
+    }
+    return 1;
+}
+
+/* The tokens ((held per seat, supply) or ()) and tolls ((money per seat,
+ * loans per seat, bank received, bank paid) or ()) of a state being loaded,
+ * each given exactly when the rules play it. 0, or -1. */
+static int load_accounts(ConfigObject *c, State *s, PyObject *play) {
+    PyObject *tokens = PySequence_GetItem(play, 2);
+    PyObject *tolls = tokens ? PySequence_GetItem(play, 3) : NULL;
+    int ok = tolls != NULL;
+    Py_ssize_t tn = ok ? PySequence_Size(tokens) : -1, ln = ok ? PySequence_Size(tolls) : -1;
+    ok = ok && tn == (c->has_tokens ? 2 : 0) && ln == (c->has_tolls ? 4 : 0);
+    int32_t one[2] = {0, 0};
+    if (ok && tn) {
+        PyObject *held = PySequence_GetItem(tokens, 0), *deck = PySequence_GetItem(tokens, 1);
+        ok = held && deck && amounts(held, s->tok_held, c->players);
+        PyObject *pair = ok ? PyTuple_Pack(1, deck) : NULL;
+        ok = pair && amounts(pair, one, 1);
+        s->tok_deck = one[0];
+        Py_XDECREF(pair); Py_XDECREF(held); Py_XDECREF(deck);
+    }
+    if (ok && ln) {
+        PyObject *money = PySequence_GetItem(tolls, 0), *loans = PySequence_GetItem(tolls, 1);
+        PyObject *bank = ok ? PySequence_GetSlice(tolls, 2, 4) : NULL;
+        ok = money && loans && bank && amounts(money, s->money, c->players) &&
+             amounts(loans, s->loans, c->players) && amounts(bank, one, 2);
+        s->bank_received = one[0];
+        s->bank_paid = one[1];
+        Py_XDECREF(money); Py_XDECREF(loans); Py_XDECREF(bank);
+    }
+    Py_XDECREF(tokens);
+    Py_XDECREF(tolls);
+    return ok ? 0 : -1;
+}
+
+/* The variants' part of a state being loaded: (tunnel, stations, tokens,
+ * tolls) (see load_accounts for the last two), tunnel ()
  * or (claim id, the cards turned up, the cards more asked), stations (location,
  * owner, colour or -1, wilds, cards) in build order. 0, or -1 with an
  * exception set. */
@@ -118,6 +163,7 @@ static int load_play(ConfigObject *c, State *s, PyObject *play) {
     s->nst = (int8_t)(ok ? sn : 0);
     Py_XDECREF(tunnel);
     Py_XDECREF(stations);
+    if (ok) ok = load_accounts(c, s, play) == 0;
     if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "variant state the native engine cannot hold");
     return ok ? 0 : -1;
 }
@@ -267,6 +313,13 @@ static PyObject *ints_tuple_i8(const int8_t *v, int n) {
     return t;
 }
 
+static PyObject *ints_tuple_i32(const int32_t *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(v[i]));
+    return t;
+}
+
 static PyObject *ints_tuple_i16(const int16_t *v, int n) {
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
@@ -323,11 +376,19 @@ static PyObject *game_export(GameObject *self, PyObject *unused) {
         if (!one) { Py_CLEAR(stations); break; }
         PyTuple_SET_ITEM(stations, i, one);
     }
-    if (!tunnel || !stations) {
-        Py_XDECREF(tunnel); Py_XDECREF(stations); Py_DECREF(core); Py_DECREF(seats);
+    PyObject *tokens = c->has_tokens
+        ? Py_BuildValue("(Ni)", ints_tuple_i32(s->tok_held, c->players), (int)s->tok_deck)
+        : PyTuple_New(0);
+    PyObject *tolls = c->has_tolls
+        ? Py_BuildValue("(NNii)", ints_tuple_i32(s->money, c->players), ints_tuple_i32(s->loans, c->players),
+                        (int)s->bank_received, (int)s->bank_paid)
+        : PyTuple_New(0);
+    if (!tunnel || !stations || !tokens || !tolls) {
+        Py_XDECREF(tunnel); Py_XDECREF(stations); Py_XDECREF(tokens); Py_XDECREF(tolls);
+        Py_DECREF(core); Py_DECREF(seats);
         return NULL;
     }
-    return Py_BuildValue("(NN(NN))", core, seats, tunnel, stations);
+    return Py_BuildValue("(NN(NNNN))", core, seats, tunnel, stations, tokens, tolls);
 }
 
 static PyObject *legal_tuple(GameObject *g) {

@@ -255,6 +255,35 @@ static void pay_cards(GameObject *g, int colour, int colour_n, int wilds) {
     }
 }
 
+/* What a claim of route `rid` by the seat deciding gives and costs besides
+ * (ttr_after_claim of claim_tokens and route_tolls): a token while the supply
+ * lasts; the route's toll, to the seat holding its pair's other route or to
+ * the bank, or a loan when the seat's money is short (the bank then pays). */
+static void after_claim(GameObject *g, int rid) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    int seat = s->player;
+    if (c->has_tokens && c->tok_route[rid] && s->tok_deck > 0) {
+        s->tok_held[seat]++;
+        s->tok_deck--;
+    }
+    int toll = c->has_tolls ? c->toll[rid] : 0;
+    if (!toll) return;
+    int partner = c->partner[rid], payee = -1;
+    if (partner >= 0 && s->owners[partner] >= 0 && s->owners[partner] != seat) payee = s->owners[partner];
+    if (s->money[seat] >= toll) {
+        s->money[seat] -= toll;
+        if (payee < 0) s->bank_received += toll;
+        else s->money[payee] += toll;
+    } else {
+        s->loans[seat]++;
+        if (payee >= 0) {
+            s->money[payee] += toll;
+            s->bank_paid += toll;
+        }
+    }
+}
+
 /* The claim of id `id` with `more` cards more (a tunnel's extra: `more_wilds`
  * of them wilds, the rest in the claim's colour), and the turn's end. */
 static int claim_paying(GameObject *g, int id, int more, int more_wilds) {
@@ -272,6 +301,7 @@ static int claim_paying(GameObject *g, int id, int more, int more_wilds) {
     seat->routes[seat->nroutes++] = (uint8_t)rid;
     seat->score += c->route_points[len];
     if (settle_display(g) < 0) return -1;
+    after_claim(g, rid);
     finish_turn(g, 0);
     return 0;
 }

@@ -175,6 +175,17 @@ static void stations_lend(ConfigObject *c, State *s, int p, const int *root, int
     *done = best_done;
 }
 
+/* A ranked bonus (ttr_core.rank_bonus, E16): `seat`'s points from `table`
+ * (n of them), ranked among the eligible seats by `values`, highest first;
+ * ties share a rank and skip the places they fill; 0 if not eligible. */
+static int rank_points(const int32_t *values, const int *eligible, int players, int seat,
+                       const int *table, int n) {
+    if (!eligible[seat]) return 0;
+    int rank = 1;
+    for (int p = 0; p < players; p++) rank += eligible[p] && values[p] > values[seat];
+    return rank <= n ? table[rank - 1] : 0;
+}
+
 /* Totals, completed tickets and winners of a finished game, as
  * ttr_core.final_scores counts them for the variants declared. */
 void score(GameObject *g, int *totals, int *completed, int *won) {
@@ -197,6 +208,17 @@ void score(GameObject *g, int *totals, int *completed, int *won) {
         if (c->stations) {
             stations_lend(c, s, p, root, &points, &done);
             points += (c->stations - s->st_built[p]) * c->station_points;
+        }
+        if (c->has_tokens) {
+            int eligible[MAXP];
+            for (int q = 0; q < c->players; q++) eligible[q] = s->tok_held[q] > 0;
+            points += rank_points(s->tok_held, eligible, c->players, p, c->tok_ranks, c->tok_nranks);
+        }
+        if (c->has_tolls) {
+            int eligible[MAXP];
+            for (int q = 0; q < c->players; q++) eligible[q] = s->loans[q] == 0;
+            points += rank_points(s->money, eligible, c->players, p, c->toll_ranks, c->toll_nranks);
+            points -= c->loan_penalty * s->loans[p];
         }
         int total = seat->score + points;
         if (c->place_points) {
