@@ -61,6 +61,14 @@ CONFIGS: list[tuple[str, int, Sequence[str] | None, dict[str, Any] | None, int]]
     ("amsterdam", 2, [], None, 300),
     ("amsterdam", 2, None, None, 300),  # merchandise
     ("amsterdam", 4, None, {"merchandise": {"cards": 3}}, 150),  # the deck runs out
+    ("nederland", 2, ["tolls", "neutral"], None, 300),  # the neutral player
+    (
+        "nederland",
+        2,
+        ["tolls", "neutral"],
+        {"neutral": {"cars": 7}, "tolls": {"start_value": 4}},
+        150,
+    ),
     ("europe", 4, [], None, 100),  # starting tickets not kept go to the box
     ("europe", 4, None, None, 300),  # tunnels, ferries, stations, long tickets, the Express
     ("europe", 3, None, {"tunnels": {"reveal": 2}, "stations": {"stations": 1, "points": 9}}, 150),
@@ -160,6 +168,7 @@ def test_auto_plays_natively_where_every_variant_declares_its_rules() -> None:
     assert Playout.new("switzerland", 3, seed=1).engine == "native"
     assert Playout.new("amsterdam", 4, seed=1).engine == "native"
     assert Playout.new("nederland", 4, seed=1).engine == "native"
+    assert Playout.new("nederland", 2, seed=1, variants=["tolls", "neutral"]).engine == "native"
     pennsylvania = Playout.new("pennsylvania", 4, seed=1)
     assert pennsylvania.engine == "python"
     reason = native_package.why_not(pennsylvania.snapshot())
@@ -169,8 +178,8 @@ def test_auto_plays_natively_where_every_variant_declares_its_rules() -> None:
 
 def test_the_engine_can_be_forced_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Playout.new("newyork", 2, seed=1, engine="python").engine == "python"
-    with pytest.raises(ArgumentError, match="cannot run on the native engine: variant 'neutral'"):
-        Playout.new("nederland", 2, seed=1, engine="native", variants=["tolls", "neutral"])
+    with pytest.raises(ArgumentError, match="cannot run on the native engine: variant 'shares'"):
+        Playout.new("pennsylvania", 3, seed=1, engine="native")
     monkeypatch.setenv(native.ENGINE_ENV, "python")
     assert Playout.new("newyork", 2, seed=1).engine == "python"
     assert Playout.new("newyork", 2, seed=1, engine="native").engine == "native"
@@ -518,6 +527,15 @@ def test_the_kit_catches_a_native_declaration_that_is_not_what_the_variant_does(
         ([NativeRule("regular_draws", tickets=(999,))], "ticket ids of the map"),
         ([NativeRule("regular_draws", per_route=(0,) * NY_ROUTES)], "no per_route values"),
         ([NativeRule("most_tickets", actions=(Pass(0),))], "0 actions, not 1"),
+        ([NativeRule("neutral_owner", per_ticket=((0,),))], "a tuple of route ids per ticket"),
+        ([NativeRule("most_tickets", round=3)], "no per_ticket, round or read"),
+        ([NativeRule("claim_tokens", ranks=(1, -1))], "returned ranks"),
+        ([NativeRule("tunnel", ranks=(5,))], "tunnel: no ranks"),
+        ([NativeRule("claim_tokens", per_route=(0,) * NY_ROUTES)], "the variant state key"),
+        (
+            [NativeRule("route_tolls", per_route=(0,) * NY_ROUTES, key="bad")],
+            "a record class",
+        ),
     ],
 )
 def test_bad_native_declarations_are_refused_with_the_variants_name(
@@ -743,12 +761,16 @@ def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
         game.load(core, ((*seats[0][:5], (250,)), seats[1]), play)  # a route of no id
     assert game.export() == before
     # Variants' parts a game of these rules has not: a tunnel waiting, a station.
-    for bad_play in [
-        ((core[0][0], (), 0), (), (), ()),  # a tunnel waiting
-        ((), ((0, 0, -1, 1, 1),), (), ()),  # a station
-        ((), (), ((0, 0), 3), ()),  # tokens
-        ((), (), (), ((1, 1), (0, 0), 0, 0)),  # tolls
+    nothing = ((), (), (), (), (), ())
+    for at, part in [
+        (0, (core[0][0], (), 0)),  # a tunnel waiting
+        (1, ((0, 0, -1, 1, 1),)),  # a station
+        (2, ((0, 0), 3)),  # tokens
+        (3, ((1, 1), (0, 0), 0, 0)),  # tolls
+        (4, (40, 1, -1, 0)),  # a neutral owner
+        (5, ((0, 1), 0)),  # its choice
     ]:
+        bad_play = (*nothing[:at], part, *nothing[at + 1 :])
         with pytest.raises(ValueError, match="cannot hold"):
             game.load(core, seats, bad_play)
         assert game.export() == before
@@ -781,9 +803,9 @@ def test_the_engine_refuses_variant_state_no_game_of_the_rules_reaches() -> None
     ]
     for bad_core, bad_play in cases:
         with pytest.raises(ValueError, match="cannot hold"):
-            game.load(bad_core, seats, (*bad_play, (), ()))
+            game.load(bad_core, seats, (*bad_play, (), (), (), ()))
         assert game.export() == before
-    good = ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),), (), ())
+    good = ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),), (), (), (), ())
     game.load((*core[:7], 5, *core[8:]), seats, good)
     assert game.export()[2] == good
 
@@ -870,15 +892,25 @@ def _hand_built_europe() -> list[tuple[str, ttr_core.GameState]]:
 
 
 def _hand_built_accounts() -> list[tuple[str, ttr_core.GameState]]:
-    """Merchandise and tolls no game holds."""
+    """Merchandise, tolls and a neutral player no game holds."""
     from ttr_core_plugins.merchandise import MerchandiseState
+    from ttr_core_plugins.neutral import CHOOSE, NeutralState
     from ttr_core_plugins.tolls import TollState
+
+    from ttr_core.model.state import Pending, replace_state
 
     amsterdam = ttr_core.new_game("amsterdam", 2, seed=1)
     nederland = ttr_core.new_game("nederland", 2, seed=1)
+    neutral = ttr_core.new_game("nederland", 2, seed=1, variants=["tolls", "neutral"])
+    turn = Pending("turn", 0)
     return [
         ("tokens", amsterdam.with_variant("merchandise", MerchandiseState((-1, 0), 17))),
         ("tolls", nederland.with_variant("tolls", TollState((30, 30), (0, "1")))),  # type: ignore[arg-type]
+        ("marker", neutral.with_variant("neutral", NeutralState(2, 40, 3))),
+        ("stopped", neutral.with_variant("neutral", NeutralState(2, 40, 1, None, "bored"))),
+        ("owner", neutral.with_variant("neutral", NeutralState(5, 40, 1))),
+        ("choice", replace_state(neutral, pending=Pending(CHOOSE, 1, data=((0, 1, 2), turn)))),
+        ("resume", replace_state(neutral, pending=Pending(CHOOSE, 1, data=((0,), "turn")))),
     ]
 
 
@@ -888,7 +920,7 @@ def attrs_evolve(obj: Any, **changes: Any) -> Any:
     return attrs.evolve(obj, **changes)
 
 
-@pytest.mark.parametrize("case", range(15))
+@pytest.mark.parametrize("case", range(20))
 def test_a_state_no_game_reaches_plays_on_the_python_kernel(case: int) -> None:
     _, state = _hand_built()[case]
     reason = native_package.why_not(state)

@@ -51,10 +51,12 @@ from ttr_core import (
     ActionTemplate,
     Board,
     ClosesRoute,
+    GameRules,
     GameState,
     IllegalAction,
     MapField,
     MoveWords,
+    NativeRule,
     NonSeatOwner,
     Pending,
     PendingKind,
@@ -194,6 +196,46 @@ def ttr_check_game(players: int, variants: Sequence[str]) -> str | None:
             "claims): switch on the 'tolls' variant too, e.g. variants=['tolls', 'neutral']"
         )
     return None
+
+
+#: ``NeutralState.stopped`` by the compiled engine's number (0: still playing).
+_STOPPED = ("", OUT_OF_TRAINS, TICKETS_RAN_OUT)
+
+
+def _native_state(owner: int, cars: int, marker: int, revealed: int | None, stopped: int) -> Any:
+    return NeutralState(owner, cars, marker, revealed, _STOPPED[stopped])
+
+
+def _native_numbers(value: NeutralState) -> dict[str, Any]:
+    return {
+        "owner": value.owner,
+        "cars": value.cars,
+        "marker": value.marker,
+        "revealed": value.revealed,
+        "stopped": _STOPPED.index(value.stopped),
+    }
+
+
+@hookimpl
+def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
+    """All this variant does, in the compiled engine's terms: its turns between
+    rounds, the marker holder's choice (its actions by route id) and its stops."""
+    board = rules.board
+    per_ticket = tuple(ticket_routes(board, t) for t in range(len(board.tickets)))
+    printed = sorted({r for routes in per_ticket for r in routes})
+    return [
+        NativeRule(
+            "neutral_owner",
+            count=rules.option(NAME, "cars"),
+            round=FIRST_ROUND,
+            per_ticket=per_ticket,
+            decision=CHOOSE,
+            key=NAME,
+            record=_native_state,
+            read=_native_numbers,
+            actions=tuple(ChooseNeutralRoute(0, route) for route in printed),
+        )
+    ]
 
 
 @hookimpl

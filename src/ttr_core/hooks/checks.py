@@ -503,8 +503,8 @@ def _native_play_rule(impl: HookImpl, rule: NativeRule, board: Board) -> None:
         _bad(impl, f"returned ranks {_kind(rule.ranks)}: up to {MOST_RANKS} points, 0 to 1,000")
     if rule.ranks and kind not in ("claim_tokens", "route_tolls"):
         _bad(impl, f"{kind}: no ranks")
-    if not isinstance(rule.per_route, tuple) or not isinstance(rule.tickets, tuple):
-        _bad(impl, "returned per_route or tickets that are not tuples of ints")
+    if not all(isinstance(v, tuple) for v in (rule.per_route, rule.tickets, rule.per_ticket)):
+        _bad(impl, "returned per_route, tickets or per_ticket that are not tuples")
     if not isinstance(rule.actions, tuple) or not all(isinstance(a, Action) for a in rule.actions):
         _bad(impl, f"returned actions {_kind(rule.actions)}: ttr_core.Action objects")
     routes = board.routes
@@ -527,20 +527,37 @@ def _native_play_rule(impl: HookImpl, rule: NativeRule, board: Board) -> None:
             _bad(impl, "regular_draws: tickets are ticket ids of the map")
     elif rule.tickets:
         _bad(impl, f"{kind}: no tickets")
+    if kind == "neutral_owner":
+        if len(rule.per_ticket) != len(board.tickets) or any(
+            not isinstance(ids, tuple)
+            or any(type(r) is not int or not 0 <= r < len(routes) for r in ids)
+            for ids in rule.per_ticket
+        ):
+            _bad(impl, "neutral_owner: per_ticket holds a tuple of route ids per ticket of the map")
+        if type(rule.round) is not int or rule.round < 0:
+            _bad(impl, f"neutral_owner: round {_kind(rule.round)}: a whole number from 0")
+        if not callable(rule.record) or not callable(rule.read):
+            _bad(impl, "neutral_owner: a record and a read function")
+        if not isinstance(rule.decision, str) or not rule.decision:
+            _bad(impl, "neutral_owner: the decision's kind, a non-empty string")
+    elif rule.per_ticket or rule.round or rule.read is not None:
+        _bad(impl, f"{kind}: no per_ticket, round or read")
+    printed = {r for ids in rule.per_ticket if isinstance(ids, tuple) for r in ids}
     wanted = {
+        "neutral_owner": len(printed),
         "tunnel": rule.count + 2,
         "stations": len(board.locations) * (len(board.colors) + 1) * (max(rule.count, 1) + 1),
     }.get(kind, 0)
     if len(rule.actions) != wanted:
         _bad(impl, f"{kind}: {wanted} actions, not {len(rule.actions)}")
-    if wanted and not callable(rule.record):
+    if wanted and kind != "neutral_owner" and not callable(rule.record):
         _bad(impl, f"{kind}: a record class (or function), not {_kind(rule.record)}")
     if kind == "tunnel" and (not isinstance(rule.decision, str) or not rule.decision):
         _bad(impl, "tunnel: the decision's kind, a non-empty string")
-    keyed = ("stations", "claim_tokens", "route_tolls")
+    keyed = ("stations", "claim_tokens", "route_tolls", "neutral_owner")
     if kind in keyed and (not isinstance(rule.key, str) or not rule.key):
         _bad(impl, f"{kind}: the variant state key, a non-empty string")
-    if kind in keyed[1:] and not callable(rule.record):
+    if kind in keyed[1:3] and not callable(rule.record):
         _bad(impl, f"{kind}: a record class (or function), not {_kind(rule.record)}")
     if rule.tie_break and kind not in ("longest_trail", "stations"):
         _bad(impl, f"{kind}: breaks no tie (longest_trail and stations do)")

@@ -340,7 +340,24 @@ ActionPurpose = ClaimsRoute | BuildsToken | ClosesRoute | Gains
 #:   it holds less (the bank then pays that seat); at the end the seats
 #:   without a loan are ranked by money (as ``claim_tokens`` ranks) and score
 #:   ``ranks``, and each loan costs ``points``; kept under ``key`` as
-#:   ``record(holdings=, loans=, bank_received=, bank_paid=)``.
+#:   ``record(holdings=, loans=, bank_received=, bank_paid=)``;
+#: - ``"neutral_owner"``: an owner that is no seat (its number the player
+#:   count) with ``count`` trains. From round ``round`` on (rounds of every
+#:   seat's turn, from 1), after each round and until the end is triggered,
+#:   it reveals the top ticket (returned as the map returns tickets) and
+#:   acts on the routes ``per_ticket`` lists for it: none free, or one of
+#:   them its own, nothing; too few trains for the first free one, it stops;
+#:   one free, it claims it (its trains, no cards; a seat holding the other
+#:   route is paid its toll by the bank under ``route_tolls``); both free,
+#:   the seat holding the marker (seat 1 first) chooses (a decision of kind
+#:   ``decision``, data ``(the free routes, the turn it interrupts)``, by
+#:   ``actions``: one per route any ticket lists, in route id order) and the
+#:   marker passes to the other seat. It stops for good out of trains or
+#:   when the ticket deck runs out (the ticket discard pile then becomes the
+#:   deck). Kept under ``key`` as ``record(owner=, cars=, marker=,
+#:   revealed=, stopped=)`` (``revealed``: a ticket id or ``None``;
+#:   ``stopped``: 0 playing, 1 out of trains, 2 out of tickets), read back
+#:   by ``read`` (the value to a mapping of those names).
 NATIVE_KINDS = (
     "places_touched",
     "longest_trail",
@@ -351,6 +368,7 @@ NATIVE_KINDS = (
     "regular_draws",
     "claim_tokens",
     "route_tolls",
+    "neutral_owner",
 )
 
 
@@ -390,3 +408,10 @@ class NativeRule:
     actions: tuple[Action, ...] = attrs.field(default=(), converter=_tupled)
     #: Points by rank, 1st first (``claim_tokens``, ``route_tolls``).
     ranks: tuple[int, ...] = attrs.field(default=(), converter=_tupled)
+    #: Route ids per ticket id (``neutral_owner``).
+    per_ticket: tuple[tuple[int, ...], ...] = attrs.field(default=(), converter=_tupled)
+    #: The first round the rule acts (``neutral_owner``).
+    round: int = 0
+    #: The variant's value under ``key`` to a mapping of the kind's numbers
+    #: (``neutral_owner``; the other kinds read the record's attributes).
+    read: Any = None

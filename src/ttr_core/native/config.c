@@ -361,11 +361,60 @@ static int set_accounts(ConfigObject *self, PyObject *tokens, PyObject *tolls) {
     return 0;
 }
 
+/* neutral_owner: (trains, first round, routes per ticket, (route, choice id)
+ * per route a ticket lists), or (). */
+static int set_neutral(ConfigObject *self, PyObject *neutral) {
+    Py_ssize_t n = PySequence_Size(neutral);
+    if (n < 0) return -1;
+    for (int r = 0; r < MAXR; r++) self->choose_id[r] = -1;
+    if (!n) return 0;
+    long cars, first;
+    PyObject *tickets = PySequence_GetItem(neutral, 2), *choices = PySequence_GetItem(neutral, 3);
+    int ok = tickets && choices && get_int(neutral, 0, &cars) == 0 && get_int(neutral, 1, &first) == 0 &&
+             cars >= 0 && cars <= MAXAMOUNT && first >= 0 && first <= MAXAMOUNT &&
+             PySequence_Size(tickets) == self->ntickets;
+    long buf[4];
+    Py_ssize_t m;
+    for (int t = 0; ok && t < self->ntickets; t++) {
+        PyObject *one = PySequence_GetItem(tickets, t);
+        ok = one && read_ints(one, buf, 2, &m) == 0;
+        Py_XDECREF(one);
+        for (Py_ssize_t i = 0; ok && i < m; i++) {
+            ok = buf[i] >= 0 && buf[i] < self->nroutes;
+            self->n_routes[t][i] = (int16_t)buf[i];
+        }
+        self->n_nroutes[t] = (int8_t)(ok ? m : 0);
+    }
+    Py_ssize_t nc = ok ? PySequence_Size(choices) : -1;
+    ok = ok && nc >= 0;
+    for (Py_ssize_t i = 0; ok && i < nc; i++) {
+        PyObject *one = PySequence_GetItem(choices, i);
+        ok = one && read_ints(one, buf, 2, &m) == 0 && m == 2 && buf[0] >= 0 && buf[0] < self->nroutes &&
+             buf[1] >= self->core_ids && buf[1] < self->nids && self->vid_kind[buf[1] - self->core_ids] == V_NONE;
+        Py_XDECREF(one);
+        if (!ok) break;
+        self->choose_id[buf[0]] = (int32_t)buf[1];
+        self->vid_kind[buf[1] - self->core_ids] = V_CHOOSE;
+        self->vid_a[buf[1] - self->core_ids] = (int16_t)buf[0];
+    }
+    for (int t = 0; ok && t < self->ntickets; t++) /* every listed route has its choice */
+        for (int i = 0; ok && i < self->n_nroutes[t]; i++) ok = self->choose_id[self->n_routes[t][i]] >= 0;
+    Py_XDECREF(tickets);
+    Py_XDECREF(choices);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a neutral owner's values");
+        return -1;
+    }
+    self->n_round = (int)first;
+    self->has_neutral = self->has_play = 1;
+    return 0;
+}
+
 static PyObject *config_set_play(ConfigObject *self, PyObject *args) {
     int size;
-    PyObject *min_wilds, *tunnel, *stations, *longs, *ties, *tokens, *tolls;
-    if (!PyArg_ParseTuple(args, "iOOOOOOO", &size, &min_wilds, &tunnel, &stations, &longs, &ties,
-                          &tokens, &tolls))
+    PyObject *min_wilds, *tunnel, *stations, *longs, *ties, *tokens, *tolls, *neutral;
+    if (!PyArg_ParseTuple(args, "iOOOOOOOO", &size, &min_wilds, &tunnel, &stations, &longs, &ties,
+                          &tokens, &tolls, &neutral))
         return NULL;
     if (self->vid_kind) { PyErr_SetString(PyExc_RuntimeError, "the play rules are set already"); return NULL; }
     int core = self->core_ids;
@@ -468,7 +517,7 @@ static PyObject *config_set_play(ConfigObject *self, PyObject *args) {
         self->tie_order[i] = (int)buf[i];
     }
     self->ntie = (int)n;
-    if (set_accounts(self, tokens, tolls) < 0) return NULL;
+    if (set_accounts(self, tokens, tolls) < 0 || set_neutral(self, neutral) < 0) return NULL;
     for (int i = 0; i < self->nroutes; i++) self->has_play |= self->min_wilds[i] > 0;
     self->has_play |= self->has_longs;
     Py_RETURN_NONE;

@@ -38,9 +38,9 @@ static int ctz64(uint64_t x) {
 
 #define WORDS 4 /* bit masks of routes: 4 x 64 >= MAXR */
 
-enum { K_TURN = 0, K_SECOND = 1, K_KEEP = 2, K_START = 3, K_NONE = 4, K_TUNNEL = 5 };
+enum { K_TURN = 0, K_SECOND = 1, K_KEEP = 2, K_START = 3, K_NONE = 4, K_TUNNEL = 5, K_CHOOSE = 6 };
 /* what a variant id stands for (ConfigObject.vid_kind) */
-enum { V_NONE = 0, V_PAY = 1, V_GIVE_UP = 2, V_STATION = 3 };
+enum { V_NONE = 0, V_PAY = 1, V_GIVE_UP = 2, V_STATION = 3, V_CHOOSE = 4 };
 /* the tie-breaks after the core's (ConfigObject.tie_order) */
 enum { TIE_TRAIL = 1, TIE_STATIONS = 2 };
 enum { END_NONE = 0, END_CARS = 1, END_STALEMATE = 2 };
@@ -99,6 +99,11 @@ typedef struct {
     /* route_tolls: the toll per route, money at the start, a loan's cost, points by rank */
     int has_tolls, toll_start, loan_penalty, toll_ranks[MAXRANKS], toll_nranks;
     int32_t toll[MAXR];
+    /* neutral_owner: its first round, the routes on each ticket, the choice's id per route */
+    int has_neutral, n_round;
+    int16_t n_routes[MAXT][2];
+    int8_t n_nroutes[MAXT];
+    int32_t choose_id[MAXR];
     /* the observation vector's layout (ttr_core.observation.layout), once set */
     int has_layout;
     int at_move, at_pending, at_over, at_hand, at_held, at_keep, at_display, at_piles;
@@ -161,6 +166,12 @@ typedef struct {
      * money and loans, what the bank received and paid */
     int32_t tok_held[MAXP], tok_deck;
     int32_t money[MAXP], loans[MAXP], bank_received, bank_paid;
+    /* neutral_owner: its trains, the marker's seat, the ticket revealed last
+     * (-1 none), why it stopped (0 not, 1 trains, 2 tickets); a choice pending
+     * (K_CHOOSE): the free routes, the seat whose turn it interrupts */
+    int32_t n_cars;
+    int8_t n_marker, n_stopped, ch_n, ch_resume;
+    int16_t n_revealed, ch_free[2];
     SeatState seats[MAXP];
     int16_t nlegal;                  /* the legal ids listed; -1: not listed */
 } State;
@@ -209,7 +220,8 @@ int apply_id(GameObject *g, int id);
 void score(GameObject *g, int *totals, int *completed, int *won);
 
 /* observe.c: the observation leaves out what variants keep (tunnels, stations) */
-#define OBSERVES(c) (!(c)->has_tunnels && !(c)->stations && !(c)->has_tokens && !(c)->has_tolls)
+#define OBSERVES(c) (!(c)->has_tunnels && !(c)->stations && !(c)->has_tokens && !(c)->has_tolls && \
+                     !(c)->has_neutral)
 void write_observation(GameObject *self, int seat, float *out);
 
 /* game.c */

@@ -77,6 +77,7 @@ KINDS = (
 _KIND_NUMBER: dict[str, int] = {kind: number for number, kind in enumerate(KINDS)}
 _NONE = 4
 _TUNNEL = 5
+_CHOOSE = 6
 # The engine's codes of the variants' tie-breaks (engine.h: TIE_*).
 _TIE = {"longest_trail": 1, "stations": 2}
 #: Terminations the engine reaches, by its numbers.
@@ -132,6 +133,8 @@ class Prepared:
     token: Any = None
     toll_key: str | None = None
     toll: Any = None
+    #: ``neutral_owner``: the rule (``None``: not played).
+    neutral: NativeRule | None = None
 
 
 def why_not(rules: GameRules) -> str | None:
@@ -290,7 +293,7 @@ def _build(rules: GameRules) -> Any:
     ]
     play_ids: dict[str, tuple[int, ...]] = {}
     for variant, rule in declared:
-        if rule.kind in ("tunnel", "stations"):
+        if rule.kind in ("tunnel", "stations", "neutral_owner"):
             try:
                 ids = tuple(variant_action_id(space, a) for a in rule.actions)
             except (IllegalAction, PluginError) as exc:
@@ -310,7 +313,8 @@ def _build(rules: GameRules) -> Any:
     regular = by_kind.get("regular_draws")
     tokens = by_kind.get("claim_tokens")
     tolls = by_kind.get("route_tolls")
-    too_many = _beyond_limits(tunnel, stations, tokens, tolls, players)
+    neutral = by_kind.get("neutral_owner")
+    too_many = _beyond_limits(tunnel, stations, tokens, tolls, neutral, players)
     if too_many is not None:
         return f"the game exceeds the native engine's limits ({too_many})"
     made.set_play(
@@ -324,6 +328,7 @@ def _build(rules: GameRules) -> Any:
         tuple(_TIE[tie_kinds[variant]] for variant in breaking),
         (tokens.per_route, tokens.count, tokens.ranks) if tokens else (),
         (tolls.per_route, tolls.count, tolls.points, tolls.ranks) if tolls else (),
+        _neutral_config(neutral, play_ids.get("neutral_owner", ())),
     )
     return Prepared(
         made,
@@ -340,7 +345,17 @@ def _build(rules: GameRules) -> Any:
         token=tokens.record if tokens else None,
         toll_key=tolls.key if tolls else None,
         toll=tolls.record if tolls else None,
+        neutral=neutral,
     )
+
+
+def _neutral_config(rule: NativeRule | None, ids: tuple[int, ...]) -> tuple[Any, ...]:
+    """``neutral_owner`` as the engine takes it: (trains, first round, routes per
+    ticket, (route, choice id) per route a ticket lists), or ``()``."""
+    if rule is None:
+        return ()
+    printed = sorted({r for routes in rule.per_ticket for r in routes})
+    return (rule.count, rule.round, rule.per_ticket, tuple(zip(printed, ids, strict=True)))
 
 
 #: The compiled engine's most cards a tunnel turns up and stations a seat builds
@@ -355,6 +370,7 @@ def _beyond_limits(
     stations: NativeRule | None,
     tokens: NativeRule | None,
     tolls: NativeRule | None,
+    neutral: NativeRule | None,
     players: int,
 ) -> str | None:
     """What in the declared play rules exceeds the compiled engine's sizes, or ``None``."""
@@ -366,6 +382,12 @@ def _beyond_limits(
         return f"{tokens.count} tokens, more than {_MOST_AMOUNT:,}"
     if tolls and max(tolls.count, tolls.points, *tolls.per_route) > _MOST_AMOUNT:
         return f"money or tolls beyond {_MOST_AMOUNT:,}"
+    if neutral and (
+        neutral.count > _MOST_AMOUNT
+        or neutral.round > _MOST_AMOUNT
+        or max(map(len, neutral.per_ticket), default=0) > 2
+    ):
+        return "a neutral owner's trains or rounds beyond the engine's, or 3 routes on a ticket"
     return None
 
 
@@ -421,7 +443,11 @@ def holds(state: GameState) -> str | None:
     players = len(state.players)
     found = _prepared(state.rules)
     play = found if isinstance(found, Prepared) else None
-    waiting = play is not None and pending is not None and pending.kind == play.decision
+    waiting = (
+        play is not None
+        and pending is not None
+        and (pending.kind == play.decision or pending.kind == _neutral_decision(play))
+    )
     if (
         pending is not None
         and not waiting
@@ -434,7 +460,8 @@ def holds(state: GameState) -> str | None:
         return "a seat forfeited"
     if type(state.seed) is not int or not 0 <= state.seed < 1 << 256:
         return "a seed beyond 256 bits"
-    if any(not UNCLAIMED <= owner < players for owner in state.owners):
+    owners = players + (play is not None and play.neutral is not None)
+    if any(not UNCLAIMED <= owner < owners for owner in state.owners):
         return "a route belongs to an owner that is no seat"
     if any(player.play_points for player in state.players):
         return "points were scored during play"
@@ -497,7 +524,7 @@ def _unreached(state: GameState, players: int) -> str | None:
         known = player.known
         if known and (len(known) != len(board.deck) or not all(0 <= k <= 255 for k in known)):
             return "known cards beyond the engine's numbers"
-    owned = sum(owner != UNCLAIMED for owner in state.owners)
+    owned = sum(UNCLAIMED != owner < players for owner in state.owners)
     if owned != sum(len(player.routes) for player in state.players):
         return "routes owned by no seat's list"
     counters = (state.final_turns, state.passes, state.turn, state.shuffles, state.ply)
@@ -562,7 +589,53 @@ def _play_part(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], ...]:
                 raise ValueError("stations no game of the rules builds")
             taken.add(location)
             built_by[owner] += 1
-    return tunnel, stations, *_accounts(play, state)
+    return tunnel, stations, *_accounts(play, state), *_neutral_part(play, state)
+
+
+def _neutral_decision(play: Prepared) -> str | None:
+    return None if play.neutral is None else play.neutral.decision
+
+
+def _neutral_part(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The neutral owner's state (trains, marker, revealed ticket or -1, why it
+    stopped) and the choice pending ((free routes, the seat whose turn it
+    interrupts) or ``()``), as the engine loads them."""
+    rule = play.neutral
+    if rule is None:
+        return (), ()
+    numbers = rule.read(state.variant(rule.key))
+    owner, cars, marker, revealed, stopped = (
+        numbers[name] for name in ("owner", "cars", "marker", "revealed", "stopped")
+    )
+    players = len(state.players)
+    if (
+        owner != players
+        or type(cars) is not int
+        or not 0 <= cars <= _MOST_AMOUNT
+        or marker not in (0, 1)
+        or not (
+            revealed is None or (type(revealed) is int and 0 <= revealed < len(state.board.tickets))
+        )
+        or stopped not in (0, 1, 2)
+    ):
+        raise ValueError("a neutral owner the engine cannot hold")
+    choice: tuple[Any, ...] = ()
+    pending = state.pending
+    if pending is not None and pending.kind == rule.decision:
+        free, resume = pending.data
+        if (
+            type(free) is not tuple
+            or not 1 <= len(free) <= 2
+            or any(type(r) is not int or not 0 <= r < len(state.owners) for r in free)
+            or type(resume) is not Pending
+            or resume.kind != PendingKind.TURN
+            or resume != Pending(PendingKind.TURN, resume.player)
+            or not 0 <= resume.player < players
+            or pending.player != marker
+        ):
+            raise ValueError("a neutral owner's choice the engine cannot hold")
+        choice = (free, resume.player)
+    return (cars, marker, -1 if revealed is None else revealed, stopped), choice
 
 
 def _accounts(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -599,6 +672,8 @@ def load(game: Any, state: GameState) -> None:
         kind = _NONE
     elif pending.kind == play.decision:
         kind = _TUNNEL
+    elif pending.kind == _neutral_decision(play):
+        kind = _CHOOSE
     else:
         kind = _KIND_NUMBER[pending.kind]
     core = (
@@ -658,7 +733,7 @@ def publish(game: Any, base: GameState) -> GameState:
     """The engine's state as a frozen ``GameState`` of ``base``'s game (its board,
     rules, seed, variant state and names), sharing ``base``'s players and
     tuples where they are equal."""
-    core, seats, (tunnel, stations, tokens, tolls) = game.export()
+    core, seats, (tunnel, stations, tokens, tolls, neutral, choice) = game.export()
     (
         deck,
         display,
@@ -690,6 +765,12 @@ def publish(game: Any, base: GameState) -> GameState:
         pending = table.second[player]
     elif kind == _TUNNEL:
         pending = _waiting(play, board, player, tunnel, base.pending)
+    elif kind == _CHOOSE:
+        free, resume = choice
+        assert play.neutral is not None
+        data = (free, table.turn[resume])
+        pending = Pending(play.neutral.decision, player, data=data)
+        pending = base.pending if base.pending == pending else pending
     else:
         pending = Pending(KINDS[kind], player, offered, min_keep)
     variant_state = base.variant_state
@@ -702,6 +783,16 @@ def publish(game: Any, base: GameState) -> GameState:
         holdings, loans, received, paid = tolls
         made = play.toll(holdings=holdings, loans=loans, bank_received=received, bank_paid=paid)
         variant_state = _with(variant_state, play.toll_key, made)
+    if play.neutral is not None:
+        cars, marker, revealed, stopped = neutral
+        made = play.neutral.record(
+            owner=len(base.players),
+            cars=cars,
+            marker=marker,
+            revealed=None if revealed < 0 else revealed,
+            stopped=stopped,
+        )
+        variant_state = _with(variant_state, play.neutral.key, made)
     players = []
     for old, (counts, known, cars, score, tickets, routes) in zip(base.players, seats, strict=True):
         hand = old.hand if old.hand.counts == counts else Hand(counts, old.hand.names)

@@ -102,6 +102,46 @@ static int load_accounts(ConfigObject *c, State *s, PyObject *play) {
     return ok ? 0 : -1;
 }
 
+/* The neutral owner ((trains, marker, revealed ticket or -1, why stopped) or
+ * (), given exactly when the rules play it) and its choice pending ((free
+ * routes, the seat whose turn it interrupts) exactly when kind is K_CHOOSE). */
+static int load_neutral(ConfigObject *c, State *s, PyObject *play) {
+    PyObject *neutral = PySequence_GetItem(play, 4);
+    PyObject *choice = neutral ? PySequence_GetItem(play, 5) : NULL;
+    int ok = choice != NULL;
+    Py_ssize_t nn = ok ? PySequence_Size(neutral) : -1, cn = ok ? PySequence_Size(choice) : -1;
+    ok = ok && nn == (c->has_neutral ? 4 : 0) && cn == (s->kind == K_CHOOSE ? 2 : 0);
+    long v[4];
+    Py_ssize_t m;
+    if (ok && nn) {
+        ok = read_ints(neutral, v, 4, &m) == 0 && m == 4 && v[0] >= 0 && v[0] <= MAXAMOUNT &&
+             (v[1] == 0 || v[1] == 1) && v[2] >= -1 && v[2] < c->ntickets && v[3] >= 0 && v[3] <= 2 &&
+             c->players == 2;
+        s->n_cars = (int32_t)v[0];
+        s->n_marker = (int8_t)v[1];
+        s->n_revealed = (int16_t)v[2];
+        s->n_stopped = (int8_t)v[3];
+    } else {
+        s->n_revealed = -1;
+    }
+    if (ok && cn) {
+        PyObject *free = PySequence_GetItem(choice, 0);
+        long resume;
+        ok = free && read_ints(free, v, 2, &m) == 0 && m >= 1 && get_int(choice, 1, &resume) == 0 &&
+             resume >= 0 && resume < c->players && s->player == s->n_marker;
+        for (Py_ssize_t i = 0; ok && i < m; i++) {
+            ok = v[i] >= 0 && v[i] < c->nroutes && c->choose_id[v[i]] >= 0;
+            s->ch_free[i] = (int16_t)v[i];
+        }
+        s->ch_n = (int8_t)m;
+        s->ch_resume = (int8_t)resume;
+        Py_XDECREF(free);
+    }
+    Py_XDECREF(neutral);
+    Py_XDECREF(choice);
+    return ok ? 0 : -1;
+}
+
 /* The variants' part of a state being loaded: (tunnel, stations, tokens,
  * tolls) (see load_accounts for the last two), tunnel ()
  * or (claim id, the cards turned up, the cards more asked), stations (location,
@@ -163,7 +203,7 @@ static int load_play(ConfigObject *c, State *s, PyObject *play) {
     s->nst = (int8_t)(ok ? sn : 0);
     Py_XDECREF(tunnel);
     Py_XDECREF(stations);
-    if (ok) ok = load_accounts(c, s, play) == 0;
+    if (ok) ok = load_accounts(c, s, play) == 0 && load_neutral(c, s, play) == 0;
     if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "variant state the native engine cannot hold");
     return ok ? 0 : -1;
 }
@@ -259,13 +299,14 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
         if (!ok) goto bad;
     }
     /* every value within what the engine holds (a sound state's are) */
-    int ok = s.kind >= K_TURN && s.kind <= K_TUNNEL && s.player >= 0 && s.player < c->players &&
+    int ok = s.kind >= K_TURN && s.kind <= K_CHOOSE && s.player >= 0 && s.player < c->players &&
              s.termination >= END_NONE && s.termination <= END_STALEMATE &&
              s.min_keep >= 0 && s.min_keep <= s.noffered && s.deck_len + c->slots <= MAXCARDS;
     for (int i = 0; ok && i < s.deck_len; i++) ok = s.deck[i] < c->kinds;
     for (int i = 0; ok && i < c->slots; i++) ok = s.display[i] >= -1 && s.display[i] < c->kinds;
     for (int i = 0; ok && i < c->kinds; i++) ok = s.discard[i] >= 0;
-    for (int i = 0; ok && i < c->nroutes; i++) ok = s.owners[i] >= -1 && s.owners[i] < c->players;
+    for (int i = 0; ok && i < c->nroutes; i++) /* a seat, or the neutral owner */
+        ok = s.owners[i] >= -1 && s.owners[i] < c->players + c->has_neutral;
     for (int i = 0; ok && i < s.tdeck_len; i++) ok = s.tdeck[i] < c->ntickets;
     for (int i = 0; ok && i < s.tpile_len; i++) ok = s.tpile[i] < c->ntickets;
     for (int i = 0; ok && i < s.boxed_len; i++) ok = s.boxed[i] < c->ntickets;
@@ -383,12 +424,19 @@ static PyObject *game_export(GameObject *self, PyObject *unused) {
         ? Py_BuildValue("(NNii)", ints_tuple_i32(s->money, c->players), ints_tuple_i32(s->loans, c->players),
                         (int)s->bank_received, (int)s->bank_paid)
         : PyTuple_New(0);
-    if (!tunnel || !stations || !tokens || !tolls) {
+    PyObject *neutral = c->has_neutral
+        ? Py_BuildValue("(iiii)", (int)s->n_cars, (int)s->n_marker, (int)s->n_revealed, (int)s->n_stopped)
+        : PyTuple_New(0);
+    PyObject *choice = s->kind == K_CHOOSE
+        ? Py_BuildValue("(Ni)", ints_tuple_i16(s->ch_free, s->ch_n), (int)s->ch_resume)
+        : PyTuple_New(0);
+    if (!tunnel || !stations || !tokens || !tolls || !neutral || !choice) {
         Py_XDECREF(tunnel); Py_XDECREF(stations); Py_XDECREF(tokens); Py_XDECREF(tolls);
+        Py_XDECREF(neutral); Py_XDECREF(choice);
         Py_DECREF(core); Py_DECREF(seats);
         return NULL;
     }
-    return Py_BuildValue("(NN(NNNN))", core, seats, tunnel, stations, tokens, tolls);
+    return Py_BuildValue("(NN(NNNNNN))", core, seats, tunnel, stations, tokens, tolls, neutral, choice);
 }
 
 static PyObject *legal_tuple(GameObject *g) {
@@ -498,6 +546,7 @@ static PyObject *game_deal(GameObject *self, PyObject *shuffle) {
     s->player = 0;
     s->min_keep = (int8_t)(c->start_keep < s->noffered ? c->start_keep : s->noffered);
     s->final_turns = -1;
+    s->n_revealed = -1;
     owner_masks(c, s);
     self->broken = 0;
     if (count_wilds(self) > c->max_wilds && check_wilds(self) < 0) {
@@ -799,7 +848,7 @@ static PyMethodDef game_methods[] = {
 
 static PyGetSetDef game_getset[] = {
     {"player", (getter)game_player, NULL, "the seat to decide, None once over", NULL},
-    {"kind", (getter)game_kind, NULL, "the pending decision's kind (0 turn .. 4 none, 5 a tunnel)", NULL},
+    {"kind", (getter)game_kind, NULL, "the pending decision's kind (0 turn .. 4 none, 5 a tunnel, 6 a choice)", NULL},
     {"ply", (getter)game_ply, NULL, "actions applied since the game began", NULL},
     {"termination", (getter)game_termination, NULL, "how it ended: 0 not, 1 cars, 2 stalemate", NULL},
     {"over", (getter)game_over, NULL, "whether the game has ended", NULL},

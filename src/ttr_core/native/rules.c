@@ -166,7 +166,11 @@ static int settle_display(GameObject *g) {
     return 0;
 }
 
-static void finish_turn(GameObject *g, int passed) {
+static int neutral_turn(GameObject *g);
+
+/* The turn's end: the final round and stalemate counts, the next seat, and
+ * what happens between turns (the neutral owner's turn). -1 on an error. */
+static int finish_turn(GameObject *g, int passed) {
     State *s = &g->s;
     int seat = s->player, n = CFG(g)->players;
     int final = s->final_turns;
@@ -186,10 +190,11 @@ static void finish_turn(GameObject *g, int passed) {
     s->termination = (int8_t)end;
     if (end) {
         s->kind = K_NONE;
-    } else {
-        s->kind = K_TURN;
-        s->player = (int8_t)((seat + 1) % n);
+        return 0;
     }
+    s->kind = K_TURN;
+    s->player = (int8_t)((seat + 1) % n);
+    return CFG(g)->has_neutral ? neutral_turn(g) : 0;
 }
 
 static int draw_blind(GameObject *g, int second) {
@@ -204,10 +209,9 @@ static int draw_blind(GameObject *g, int second) {
     if (!second && can_take_second(g)) {
         s->kind = K_SECOND;
         s->ply++;
-    } else {
-        finish_turn(g, 0);
+        return 0;
     }
-    return 0;
+    return finish_turn(g, 0);
 }
 
 static int draw_face_up(GameObject *g, int slot, int second) {
@@ -220,10 +224,9 @@ static int draw_face_up(GameObject *g, int slot, int second) {
     if (!second && card != CFG(g)->turn_wild && can_take_second(g)) {
         s->kind = K_SECOND;
         s->ply++;
-    } else {
-        finish_turn(g, 0);
+        return 0;
     }
-    return 0;
+    return finish_turn(g, 0);
 }
 
 static void close_partner(ConfigObject *c, State *s, int rid, int owner) {
@@ -270,7 +273,10 @@ static void after_claim(GameObject *g, int rid) {
     int toll = c->has_tolls ? c->toll[rid] : 0;
     if (!toll) return;
     int partner = c->partner[rid], payee = -1;
-    if (partner >= 0 && s->owners[partner] >= 0 && s->owners[partner] != seat) payee = s->owners[partner];
+    /* only a seat is paid: a route of an owner that is no seat pays the bank (E11) */
+    if (partner >= 0 && s->owners[partner] >= 0 && s->owners[partner] < c->players &&
+        s->owners[partner] != seat)
+        payee = s->owners[partner];
     if (s->money[seat] >= toll) {
         s->money[seat] -= toll;
         if (payee < 0) s->bank_received += toll;
@@ -302,8 +308,7 @@ static int claim_paying(GameObject *g, int id, int more, int more_wilds) {
     seat->score += c->route_points[len];
     if (settle_display(g) < 0) return -1;
     after_claim(g, rid);
-    finish_turn(g, 0);
-    return 0;
+    return finish_turn(g, 0);
 }
 
 int claim(GameObject *g, int id) { return claim_paying(g, id, 0, 0); }
@@ -353,13 +358,12 @@ static int build_station(GameObject *g, int v) {
     s->st_cards[at] = (uint8_t)cards;
     s->st_built[seat]++;
     if (fill_empty(g) < 0) return -1;
-    finish_turn(g, 0);
-    return 0;
+    return finish_turn(g, 0);
 }
 
 /* Take up to `count` tickets off the ticket deck, an empty one first refilled
  * from the shuffled pile. */
-static int take_tickets(GameObject *g, int count, uint16_t *out) {
+static int take_tickets(GameObject *g, int count, uint16_t *out, int seat_draw) {
     State *s = &g->s;
     if (s->tdeck_len == 0 && s->tpile_len > 0) {
         int cards[MAXT];
@@ -372,7 +376,7 @@ static int take_tickets(GameObject *g, int count, uint16_t *out) {
         s->tpile_len = 0;
     }
     int n = count < s->tdeck_len ? count : s->tdeck_len;
-    if (CFG(g)->has_longs) { /* regular_draws: the top tickets that are not long */
+    if (seat_draw && CFG(g)->has_longs) { /* regular_draws: the top tickets not long */
         uint16_t *deck = s->tdeck + s->tdeck_head;
         int got = 0, kept = 0;
         for (int i = 0; i < s->tdeck_len; i++) {
@@ -395,10 +399,87 @@ static void compact_tdeck(State *s) {
     }
 }
 
+/* Ticket `t` back where `where` says (RET_*): the box, the pile, the deck's bottom. */
+static void return_ticket(State *s, int where, uint16_t t) {
+    if (where == RET_BOX) s->boxed[s->boxed_len++] = t;
+    else if (where == RET_DISCARD) s->tpile[s->tpile_len++] = t;
+    else {
+        compact_tdeck(s);
+        s->tdeck[s->tdeck_len++] = t;
+    }
+}
+
+/* ------------------------------------------------------- the neutral owner */
+
+/* It stops for good (why: 1 out of trains, 2 out of tickets); an emptied
+ * ticket deck is renewed from the shuffled pile for the seats. */
+static int neutral_stop(GameObject *g, int why) {
+    State *s = &g->s;
+    s->n_stopped = (int8_t)why;
+    if (s->tdeck_len == 0 && s->tpile_len > 0 && take_tickets(g, 0, NULL, 0) < 0) return -1;
+    return 0;
+}
+
+/* It claims `rid` with its trains (no cards; a seat holding the pair's other
+ * route is paid its toll by the bank); `marker` holds the marker after. */
+static int neutral_claim(GameObject *g, int rid, int marker) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    s->n_cars -= c->length[rid];
+    s->n_marker = (int8_t)marker;
+    s->owners[rid] = (int16_t)c->players;
+    close_partner(c, s, rid, c->players);
+    int toll = c->has_tolls ? c->toll[rid] : 0, partner = c->partner[rid];
+    if (toll && partner >= 0 && s->owners[partner] >= 0 && s->owners[partner] < c->players) {
+        s->money[s->owners[partner]] += toll;
+        s->bank_paid += toll;
+    }
+    return s->n_cars == 0 ? neutral_stop(g, 1) : 0;
+}
+
+/* Between turns (neutral.py's ttr_between_turns): after each round from its
+ * first, until the end is triggered, it reveals the top ticket and acts on
+ * the routes printed on it. */
+static int neutral_turn(GameObject *g) {
+    State *s = &g->s;
+    ConfigObject *c = CFG(g);
+    if (s->n_stopped) return 0;
+    if (s->tdeck_len == 0) return neutral_stop(g, 2);
+    if (s->final_turns >= 0) return 0;
+    if (s->turn % c->players || s->turn / c->players < c->n_round) return 0;
+    uint16_t t;
+    if (take_tickets(g, 1, &t, 0) < 0) return -1;
+    return_ticket(s, c->ret_keep, t);
+    s->n_revealed = (int16_t)t;
+    int free[2], nfree = 0, own = 0;
+    for (int i = 0; i < c->n_nroutes[t]; i++) {
+        int r = c->n_routes[t][i];
+        if (s->owners[r] == -1) free[nfree++] = r;
+        own |= s->owners[r] == c->players;
+    }
+    int rc = 0;
+    if (!nfree || own) {
+        /* E10: nothing happens */
+    } else if (s->n_cars < c->length[free[0]]) {
+        rc = neutral_stop(g, 1);
+    } else if (nfree == 1) {
+        rc = neutral_claim(g, free[0], s->n_marker);
+    } else {
+        s->ch_n = 2;
+        s->ch_free[0] = (int16_t)free[0];
+        s->ch_free[1] = (int16_t)free[1];
+        s->ch_resume = s->player;
+        s->kind = K_CHOOSE;
+        s->player = s->n_marker;
+    }
+    if (rc == 0 && s->tdeck_len == 0 && !s->n_stopped) rc = neutral_stop(g, 2);
+    return rc;
+}
+
 int draw_tickets(GameObject *g) {
     State *s = &g->s;
     uint16_t offered[MAXOFFER];
-    int n = take_tickets(g, CFG(g)->draw_tickets, offered);
+    int n = take_tickets(g, CFG(g)->draw_tickets, offered, 1);
     if (n < 0) return -1;
     if (n == 0) {
         PyErr_SetString(PyExc_RuntimeError, "no tickets left to draw");
@@ -412,30 +493,19 @@ int draw_tickets(GameObject *g) {
     return 0;
 }
 
-static void keep_tickets(GameObject *g, int mask) {
+static int keep_tickets(GameObject *g, int mask) {
     State *s = &g->s;
     ConfigObject *c = CFG(g);
     SeatState *seat = &s->seats[s->player];
     int where = s->kind == K_KEEP ? c->ret_keep : c->ret_start;
     for (int i = 0; i < s->noffered; i++)
         if (mask >> i & 1) seat->tickets[seat->ntickets++] = s->offered[i];
-    for (int i = 0; i < s->noffered; i++) {
-        if (mask >> i & 1) continue;
-        uint16_t t = s->offered[i];
-        if (where == RET_BOX) s->boxed[s->boxed_len++] = t;
-        else if (where == RET_DISCARD) s->tpile[s->tpile_len++] = t;
-        else {
-            compact_tdeck(s);
-            s->tdeck[s->tdeck_len++] = t;
-        }
-    }
+    for (int i = 0; i < s->noffered; i++)
+        if (!(mask >> i & 1)) return_ticket(s, where, s->offered[i]);
     int was = s->kind;
     s->noffered = 0;
     s->min_keep = 0;
-    if (was == K_KEEP) {
-        finish_turn(g, 0);
-        return;
-    }
+    if (was == K_KEEP) return finish_turn(g, 0);
     if (s->start_offer_at < s->nstart_offers) {
         int at = s->start_offer_at++;
         int n = s->start_offer_n[at];
@@ -449,6 +519,7 @@ static void keep_tickets(GameObject *g, int mask) {
         s->player = 0;
     }
     s->ply++;
+    return 0;
 }
 
 /* The masks of a state loaded from its owners. */
@@ -547,6 +618,11 @@ void list_legal(GameObject *g) {
         s->nlegal = (int16_t)n;
         return;
     }
+    if (s->kind == K_CHOOSE) {
+        for (int i = 0; i < s->ch_n; i++) ADD(c->choose_id[s->ch_free[i]]);
+        s->nlegal = (int16_t)n;
+        return;
+    }
     if (s->kind == K_TUNNEL) {
         n = tunnel_payments(g, n);
         ADD(c->tunnel_give_up);
@@ -619,10 +695,16 @@ int apply_id(GameObject *g, int id) {
     int kind = s->kind, rc = 0;
     s->nlegal = -1;
     if (kind == K_KEEP || kind == K_START) {
-        keep_tickets(g, id - c->keep_base);
+        rc = keep_tickets(g, id - c->keep_base);
+    } else if (kind == K_CHOOSE) {
+        /* a choice was made: the marker passes, the interrupted turn goes on */
+        rc = neutral_claim(g, c->vid_a[id - c->core_ids], 1 - s->n_marker);
+        s->kind = K_TURN;
+        s->player = s->ch_resume;
+        s->ply++;
     } else if (kind == K_TUNNEL) {
         if (id == c->tunnel_give_up) {
-            finish_turn(g, 0); /* the seat keeps its cards, the route stays free */
+            rc = finish_turn(g, 0); /* the seat keeps its cards, the route stays free */
         } else {
             int k = c->vid_a[id - c->core_ids];
             rc = claim_paying(g, s->t_claim, s->t_extra, k);
@@ -634,7 +716,7 @@ int apply_id(GameObject *g, int id) {
     } else if (id == c->slots + 1) {
         rc = draw_tickets(g);
     } else if (id == c->slots + 2) {
-        finish_turn(g, 1);
+        rc = finish_turn(g, 1);
     } else if (id >= c->core_ids) {
         rc = build_station(g, id - c->core_ids);
     } else if (c->tunnel[c->id_route[id]]) {
