@@ -114,10 +114,10 @@ class Prepared:
     :data:`~ttr_core.model.declarations.NATIVE_KINDS` of the game's variants)."""
 
     config: Any
-    #: The action space, and each seat's action of every id (``None`` at the
-    #: ``KeepTickets`` ids and at ids the engine never lists).
+    #: The action space, and the ids of the variants' actions with seat 0's
+    #: action of each (:attr:`actions` makes every seat's, once asked).
     space: ActionSpace
-    actions: tuple[tuple[Action | None, ...], ...]
+    variant_actions: tuple[tuple[int, Action], ...]
     #: ``tunnel``: its decision's kind and record (``None``: no tunnels).
     decision: str | None = None
     wait: Any = None
@@ -135,6 +135,27 @@ class Prepared:
     toll: Any = None
     #: ``neutral_owner``: the rule (``None``: not played).
     neutral: NativeRule | None = None
+    # What is made once asked (the action objects): a cache of a frozen object.
+    _kept: dict[str, Any] = attrs.field(factory=dict, repr=False)
+
+    @property
+    def actions(self) -> tuple[tuple[Action | None, ...], ...]:
+        """Each seat's action of every id (``None`` at the ``KeepTickets`` ids and
+        at ids the engine never lists): the objects a native playout lists,
+        made the first time they are asked for (a rollout never asks)."""
+        found: tuple[tuple[Action | None, ...], ...] | None = self._kept.get("actions")
+        if found is None:
+            space = self.space
+            rows = [
+                list(row) + [None] * (space.size - len(row))
+                for row in core_actions(space.board, space.players)
+            ]
+            for aid, action in self.variant_actions:
+                for seat, row in enumerate(rows):
+                    row[aid] = attrs.evolve(action, player=seat)
+            # Two threads may both make them: equal objects, one of them kept.
+            found = self._kept.setdefault("actions", tuple(map(tuple, rows)))
+        return found
 
 
 def why_not(rules: GameRules) -> str | None:
@@ -288,9 +309,7 @@ def _build(rules: GameRules) -> Any:
         mr.start_tickets_dealt,
     )  # fmt: skip
     space = rules_space(rules)
-    seat_actions = [
-        list(row) + [None] * (space.size - len(row)) for row in core_actions(board, players)
-    ]
+    variant_actions: list[tuple[int, Action]] = []
     play_ids: dict[str, tuple[int, ...]] = {}
     for variant, rule in declared:
         if rule.kind in ("tunnel", "stations", "neutral_owner"):
@@ -304,9 +323,7 @@ def _build(rules: GameRules) -> Any:
                     hook="ttr_native_rules",
                 ) from None
             play_ids[rule.kind] = ids
-            for aid, action in zip(ids, rule.actions, strict=True):
-                for seat, row in enumerate(seat_actions):
-                    row[aid] = attrs.evolve(action, player=seat)
+            variant_actions += zip(ids, rule.actions, strict=True)
     minimum = by_kind.get("claim_min_wilds")
     tunnel = by_kind.get("tunnel")
     stations = by_kind.get("stations")
@@ -333,7 +350,7 @@ def _build(rules: GameRules) -> Any:
     return Prepared(
         made,
         space,
-        tuple(map(tuple, seat_actions)),
+        tuple(variant_actions),
         decision=tunnel.decision if tunnel else None,
         wait=tunnel.record if tunnel else None,
         reveal=tunnel.count if tunnel else 0,

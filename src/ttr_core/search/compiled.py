@@ -35,7 +35,7 @@ class NativeGame:
     """What a :class:`~ttr_core.Playout` plays through on the compiled engine
     (see the module): the playout's methods, on the engine's state."""
 
-    __slots__ = ("_actions", "_base", "_broken", "_game", "_ids", "_legal", "_read", "_stale")
+    __slots__ = ("_base", "_broken", "_game", "_ids", "_legal", "_prepared", "_read", "_stale")
 
     def __init__(self, state: GameState) -> None:
         # The playout has checked the state and that the engine holds it.
@@ -45,7 +45,7 @@ class NativeGame:
         self._legal: tuple[Action, ...] | None = None
         self._ids: tuple[int, ...] | None = None
         self._broken: str | None = None
-        self._actions = native.prepared(state.rules).actions
+        self._prepared = native.prepared(state.rules)
         self._read: Work | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -135,7 +135,7 @@ class NativeGame:
         twin._legal = self._legal
         twin._ids = self._ids
         twin._broken = None
-        twin._actions = self._actions
+        twin._prepared = self._prepared
         twin._read = None
         return twin
 
@@ -191,7 +191,7 @@ class NativeGame:
             assert pending is not None
             legal = tuple(keep_choices(pending.player, pending.offered, pending.min_keep))
         else:
-            by_id = self._actions[game.player] if ids else ()
+            by_id = self._prepared.actions[game.player] if ids else ()
             legal = tuple(map(by_id.__getitem__, ids))
         self._legal = legal
         return legal
@@ -289,7 +289,7 @@ class NativeGame:
         except BaseException as exc:
             self._broken = f"{type(exc).__name__} during a random playout: {exc}"
             raise
-        actions = self._actions
+        actions = self._prepared.actions
         config = game.config
         keep_base, core_ids = config.keep_base, config.core_ids
         offer = iter(offers)
