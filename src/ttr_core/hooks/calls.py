@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ttr_core.hooks import checks as hookcheck
+from ttr_core.hooks import native_checks
 from ttr_core.model.actions import Action, ClaimRoute
 from ttr_core.model.board import Ticket
 from ttr_core.model.declarations import (
@@ -230,7 +231,7 @@ def run_deal_tickets(
 def run_native_rules(rules: GameRules) -> dict[str, tuple[NativeRule, ...] | None]:
     """Each variant's ``ttr_native_rules`` answer (checked), by variant name."""
     return {
-        impl.variant: hookcheck.native_rules(impl, impl(rules), rules.board)
+        impl.variant: native_checks.native_rules(impl, impl(rules), rules.board)
         for impl in rules.native_rules
     }
 

@@ -226,6 +226,15 @@ void write_observation(GameObject *self, int seat, float *out);
 
 /* game.c */
 int check_usable(GameObject *g);
+PyObject *ints_tuple_u8(const uint8_t *v, int n);
+PyObject *ints_tuple_u16(const uint16_t *v, int n);
+PyObject *ints_tuple_i8(const int8_t *v, int n);
+PyObject *ints_tuple_i16(const int16_t *v, int n);
+PyObject *ints_tuple_i32(const int32_t *v, int n);
+
+/* variants.c */
+int load_play(ConfigObject *c, State *s, PyObject *play);
+PyObject *export_play(ConfigObject *c, State *s);
 
 
 #endif
