@@ -21,6 +21,10 @@ of every mode to ``python``::
 
     python benchmarks/bench_native.py newyork:2 usa:4 europe:4:none --games 200
     python benchmarks/bench_native.py newyork:2 usa:4 --callgrind --games 100
+    python benchmarks/bench_native.py europe:4 --callgrind --outside --games 12
+
+``--outside`` counts the games alone: every game's playout is made (and, for
+the clone modes, played 40 actions in) before the count, in both processes.
 """
 
 from __future__ import annotations
@@ -57,18 +61,32 @@ def states(config: str, games: int) -> list[ttr_core.GameState]:
     return [ttr_core.new_game(map, players, seed=seed, variants=variants) for seed in range(games)]
 
 
-def play(mode: str, start: list[ttr_core.GameState]) -> tuple[int, float]:
+def made(mode: str, start: list[ttr_core.GameState]) -> list[Playout]:
+    """A playout of each game of ``start`` on ``mode``'s engine (for the clone
+    modes, 40 actions into the game)."""
+    engine = "python" if mode in ("python", "clone-python") else "native"
+    plays = []
+    for seed, state in enumerate(start):
+        play = Playout(state, engine=engine)
+        play.legal_actions()
+        if mode.startswith("clone") and not play.is_over():
+            play.play_random(seed, 40)
+        plays.append(play)
+    return plays
+
+
+def play(
+    mode: str, start: list[ttr_core.GameState], ready: list[Playout] | None = None
+) -> tuple[int, float]:
     """Play every game of ``start`` by ``mode``; the actions applied and the
-    seconds they took (for the clone modes: the clones' rollouts only)."""
+    seconds they took (for the clone modes: the clones' rollouts only).
+    ``ready``: the games' playouts made already (:func:`made`), else each is
+    made in the count."""
     actions = 0
     engine = "python" if mode in ("python", "clone-python") else "native"
     if mode.startswith("clone"):
         # Half a game first (not counted), then a clone, its rollout and returns().
-        roots = []
-        for seed, state in enumerate(start):
-            root = Playout(state, engine=engine)
-            root.play_random(seed, 40) if not root.is_over() else None
-            roots.append(root)
+        roots = made(mode, start) if ready is None else ready
         began = time.perf_counter()
         for seed, root in enumerate(roots):
             if root.is_over():
@@ -79,7 +97,7 @@ def play(mode: str, start: list[ttr_core.GameState]) -> tuple[int, float]:
         return actions, time.perf_counter() - began
     began = time.perf_counter()
     for seed, state in enumerate(start):
-        game = Playout(state, engine=engine)
+        game = Playout(state, engine=engine) if ready is None else ready[seed]
         if mode == "native":
             actions += game.rollout(seed)  # random.Random(seed)'s choices, drawn in C
             continue
@@ -118,8 +136,9 @@ def wall(configs: list[str], games: int, repeat: int) -> dict[str, dict[str, Any
     return found
 
 
-def instructions(config: str, mode: str, games: int) -> int:
-    """Instructions of a process playing ``games`` by ``mode``, minus one playing none."""
+def instructions(config: str, mode: str, games: int, outside: bool = False) -> int:
+    """Instructions of a process playing ``games`` by ``mode``, minus one playing
+    none (``outside``: both make every game's playout before the count)."""
     counts = []
     for n in (games, 0):
         with tempfile.TemporaryDirectory() as tmp:
@@ -137,6 +156,7 @@ def instructions(config: str, mode: str, games: int) -> int:
                 mode,
                 "--play",
                 str(n),
+                *(["--outside"] if outside else []),
             ]
             env = dict(os.environ, PYTHONHASHSEED="0")
             subprocess.run(command, check=True, capture_output=True, env=env)
@@ -156,6 +176,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--only", help=argparse.SUPPRESS)
     parser.add_argument("--play", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--outside",
+        action="store_true",
+        help="with --callgrind: the playouts made before the count (the games alone counted)",
+    )
     args = parser.parse_args()
     if args.only:  # one mode in its own process, for callgrind
         start = states(args.configs[0], args.games)
@@ -163,7 +188,9 @@ def main() -> None:
         # in both processes counted, the one playing none included: per game only.
         engine = "python" if args.only in ("python", "clone-python") else "native"
         Playout(start[0], engine=engine).legal_actions()
-        print(play(args.only, start[: args.play])[0])
+        ready = made(args.only, start) if args.outside else None
+        chosen = None if ready is None else ready[: args.play]
+        print(play(args.only, start[: args.play], chosen)[0])
         return
     if args.callgrind:
         if shutil.which("valgrind") is None:
@@ -174,7 +201,7 @@ def main() -> None:
             row = {}
             for mode in MODES:
                 actions, _ = play(mode, start)
-                row[mode] = instructions(config, mode, args.games) / actions
+                row[mode] = instructions(config, mode, args.games, args.outside) / actions
             result[config] = row
         if args.json:
             print(json.dumps(result, indent=2))
