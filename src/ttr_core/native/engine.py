@@ -433,7 +433,8 @@ def holds(state: GameState) -> str | None:
     if type(state.seed) is not int or not 0 <= state.seed < 1 << 256:
         return "a seed beyond 256 bits"
     owners = players + (play is not None and play.neutral is not None)
-    if any(not UNCLAIMED <= owner < owners for owner in state.owners):
+    # min and max: a loop in C (a state's owners are ints; a map has routes)
+    if state.owners and not (UNCLAIMED <= min(state.owners) and max(state.owners) < owners):
         return "a route belongs to an owner that is no seat"
     if any(player.play_points for player in state.players):
         return "points were scored during play"
@@ -496,7 +497,9 @@ def _unreached(state: GameState, players: int) -> str | None:
         known = player.known
         if known and (len(known) != len(board.deck) or not all(0 <= k <= 255 for k in known)):
             return "known cards beyond the engine's numbers"
-    owned = sum(UNCLAIMED != owner < players for owner in state.owners)
+    # Routes of a seat: the neutral owner's (numbered after the seats) are no seat's.
+    owners = state.owners
+    owned = len(owners) - owners.count(UNCLAIMED) - owners.count(players)
     if owned != sum(len(player.routes) for player in state.players):
         return "routes owned by no seat's list"
     counters = (state.final_turns, state.passes, state.turn, state.shuffles, state.ply)

@@ -51,6 +51,18 @@ class Prepared:
     _kept: dict[str, Any] = attrs.field(factory=dict, repr=False)
 
     @property
+    def parts(self) -> bool:
+        """Whether a variant keeps state in the engine (a decision, stations,
+        tokens, tolls, a neutral owner)."""
+        return (
+            self.decision is not None
+            or self.key is not None
+            or self.token_key is not None
+            or self.toll_key is not None
+            or self.neutral is not None
+        )
+
+    @property
     def actions(self) -> tuple[tuple[Action | None, ...], ...]:
         """Each seat's action of every id (``None`` at the ``KeepTickets`` ids and
         at ids the engine never lists): the objects a native playout lists,
@@ -77,10 +89,17 @@ MOST_STATIONS = 64
 MOST_AMOUNT = 1_000_000
 
 
+#: The variants' part of a state where none keeps any.
+_NO_PARTS: tuple[tuple[Any, ...], ...] = ((), (), (), (), (), ())
+
+
 def play_part(play: Prepared, state: GameState) -> tuple[tuple[Any, ...], ...]:
     """The variants' part of ``state`` as the engine loads it: ``(tunnel,
-    stations, tokens, tolls)`` (see ``game.c``'s ``load_play``). A value the
-    engine cannot hold raises (:func:`holds` says so)."""
+    stations, tokens, tolls, neutral owner, its choice)`` (see
+    ``variants.c``'s ``load_play``). A value the engine cannot hold raises
+    (:func:`~ttr_core.native.engine.holds` says so)."""
+    if not play.parts:
+        return _NO_PARTS  # no variant keeps state in the engine (the common case)
     board = state.board
     pending = state.pending
     tunnel: tuple[Any, ...] = ()
