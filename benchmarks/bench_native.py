@@ -24,7 +24,8 @@ of every mode to ``python``::
     python benchmarks/bench_native.py europe:4 --callgrind --outside --games 12
 
 ``--outside`` counts the games alone: every game's playout is made (and, for
-the clone modes, played 40 actions in) before the count, in both processes.
+the clone modes, played 40 actions in) before the timing, or before the
+count in both processes.
 """
 
 from __future__ import annotations
@@ -61,16 +62,20 @@ def states(config: str, games: int) -> list[ttr_core.GameState]:
     return [ttr_core.new_game(map, players, seed=seed, variants=variants) for seed in range(games)]
 
 
+#: Actions played before the clone modes clone (``--prefix``).
+PREFIX = [40]
+
+
 def made(mode: str, start: list[ttr_core.GameState]) -> list[Playout]:
     """A playout of each game of ``start`` on ``mode``'s engine (for the clone
-    modes, 40 actions into the game)."""
+    modes, ``--prefix`` actions into the game: 40 by default)."""
     engine = "python" if mode in ("python", "clone-python") else "native"
     plays = []
     for seed, state in enumerate(start):
         play = Playout(state, engine=engine)
         play.legal_actions()
         if mode.startswith("clone") and not play.is_over():
-            play.play_random(seed, 40)
+            play.play_random(seed, PREFIX[0])
         plays.append(play)
     return plays
 
@@ -115,7 +120,9 @@ def play(
     return actions, time.perf_counter() - began
 
 
-def wall(configs: list[str], games: int, repeat: int) -> dict[str, dict[str, Any]]:
+def wall(
+    configs: list[str], games: int, repeat: int, outside: bool = False
+) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for config in configs:
         start = states(config, games)
@@ -123,7 +130,8 @@ def wall(configs: list[str], games: int, repeat: int) -> dict[str, dict[str, Any
         counted: dict[str, int] = {}
         for _ in range(repeat):
             for mode in MODES:  # interleaved: a noisy minute hits every mode alike
-                counted[mode], spent = play(mode, start)
+                ready = made(mode, start) if outside else None
+                counted[mode], spent = play(mode, start, ready)
                 best[mode] = min(best.get(mode, spent), spent)
         found[config] = {
             mode: {
@@ -156,6 +164,8 @@ def instructions(config: str, mode: str, games: int, outside: bool = False) -> i
                 mode,
                 "--play",
                 str(n),
+                "--prefix",
+                str(PREFIX[0]),
                 *(["--outside"] if outside else []),
             ]
             env = dict(os.environ, PYTHONHASHSEED="0")
@@ -177,11 +187,15 @@ def main() -> None:
     parser.add_argument("--only", help=argparse.SUPPRESS)
     parser.add_argument("--play", type=int, help=argparse.SUPPRESS)
     parser.add_argument(
+        "--prefix", type=int, default=40, help="actions played before the clone modes clone"
+    )
+    parser.add_argument(
         "--outside",
         action="store_true",
-        help="with --callgrind: the playouts made before the count (the games alone counted)",
+        help="the playouts made before the count or the timing (the games alone counted)",
     )
     args = parser.parse_args()
+    PREFIX[0] = args.prefix
     if args.only:  # one mode in its own process, for callgrind
         start = states(args.configs[0], args.games)
         # The configuration's one-time set-up (its tables, the engine's Config)
@@ -214,7 +228,7 @@ def main() -> None:
             ]
             print(f"{config}: " + ", ".join(cells))
         return
-    found = wall(args.configs, args.games, args.repeat)
+    found = wall(args.configs, args.games, args.repeat, args.outside)
     if args.json:
         print(json.dumps(found, indent=2))
         return
