@@ -434,7 +434,7 @@ def holds(state: GameState) -> str | None:
         return "a seed beyond 256 bits"
     owners = players + (play is not None and play.neutral is not None)
     # min and max: a loop in C (a state's owners are ints; a map has routes)
-    if state.owners and not (UNCLAIMED <= min(state.owners) and max(state.owners) < owners):
+    if state.owners and not (min(state.owners) >= UNCLAIMED and max(state.owners) < owners):
         return "a route belongs to an owner that is no seat"
     if any(player.play_points for player in state.players):
         return "points were scored during play"
