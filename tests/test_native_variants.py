@@ -157,3 +157,14 @@ def test_the_engine_refuses_tokens_and_tolls_no_game_of_the_rules_holds() -> Non
         kept[at] = good
         game.load(core, seats, tuple(kept))
         assert game.export()[2][at] == good
+
+
+def test_a_neutral_owner_beyond_two_seats_plays_on_the_python_kernel() -> None:
+    """The engine passes the marker to "the other seat": a neutral owner a third
+    party declares for 3 seats is a reason to stay in Python, not a load error."""
+    from ttr_core import NativeRule
+
+    rule = NativeRule("neutral_owner", count=40, round=6, per_ticket=((0, 1),))
+    reason = native._beyond_limits(None, None, None, None, rule, 3)
+    assert reason is not None and "3 seats" in reason
+    assert native._beyond_limits(None, None, None, None, rule, 2) is None

@@ -354,6 +354,8 @@ def _beyond_limits(
         return f"{tokens.count} tokens, more than {MOST_AMOUNT:,}"
     if tolls and max(tolls.count, tolls.points, *tolls.per_route) > MOST_AMOUNT:
         return f"money or tolls beyond {MOST_AMOUNT:,}"
+    if neutral and players != 2:  # the marker passes to "the other seat"
+        return f"a neutral owner in a game of {players} seats (the engine plays it with 2)"
     if neutral and (
         neutral.count > MOST_AMOUNT
         or neutral.round > MOST_AMOUNT
