@@ -675,7 +675,11 @@ def test_the_encoder_observes_a_native_playout_number_for_number(
 
 
 def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
-    state = ttr_core.new_game("newyork", 2, seed=1)
+    turn = Playout(ttr_core.new_game("newyork", 2, seed=1))
+    turn.play_random(1, 6)
+    while turn.snapshot().pending.kind != "turn":  # type: ignore[union-attr]
+        turn.apply(turn.legal_actions()[0])
+    state = turn.snapshot()
     game = native.new_game_object(state)
     before = game.export()
     core, seats, play = before
@@ -691,6 +695,25 @@ def test_the_engine_refuses_to_load_values_it_cannot_hold() -> None:
     with pytest.raises(ValueError):
         game.load(core, ((*seats[0][:5], (250,)), seats[1]), play)  # a route of no id
     assert game.export() == before
+    # Values in range that no game reaches: the loader's own check, by name.
+    first = seats[0]
+    owned = tuple(0 if r == 3 else o for r, o in enumerate(core[5]))
+    unreached = [
+        ((core[0][1:], *core[1:]), seats, "cards that are not the game's"),
+        ((*core[:3], (*core[3], first[4][0]), *core[4:]), seats, "tickets that are not"),
+        (core, ((*first[:5], (3,)), seats[1]), "routes that are not its own"),
+        ((*core[:5], owned, *core[6:]), seats, "owned by no seat's list"),
+        (core, ((*first[:2], 40000, *first[3:]), seats[1]), "cars or a score"),
+        ((*core[:8], 256, *core[9:]), seats, "no seat's"),
+        ((*core[:12], 1 << 31, *core[13:]), seats, "counters beyond"),
+        ((*core[:16], 5, *core[17:]), seats, "cannot hold"),  # no such ending
+        ((*core[:9], (1,), *core[10:]), seats, "tickets on offer outside"),
+    ]
+    assert first[4] and core[7] == 0  # a seat's tickets, a turn pending
+    for bad, bad_seats, message in unreached:
+        with pytest.raises(ValueError, match=message):
+            game.load(bad, bad_seats, play)
+        assert game.export() == before
     # Variants' parts a game of these rules has not: a tunnel waiting, a station.
     nothing = ((), (), (), (), (), ())
     for at, part in [

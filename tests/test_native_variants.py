@@ -108,7 +108,8 @@ def test_the_engine_refuses_variant_state_no_game_of_the_rules_reaches() -> None
     game = native.new_game_object(state)
     before = game.export()
     core, seats, _ = before
-    tunnel_kind = (*core[:7], 5, *core[8:])  # a tunnel's decision pending
+    # A tunnel's decision pending (no tickets on offer then: the core's own check).
+    tunnel_kind = (*core[:7], 5, core[8], (), 0, (), *core[12:])
     board = state.board
     tunnel = next(r.id for r in board.routes if r.extra.get("tunnel"))
     plain = next(r.id for r in board.routes if not r.extra.get("tunnel"))
@@ -133,7 +134,7 @@ def test_the_engine_refuses_variant_state_no_game_of_the_rules_reaches() -> None
             game.load(bad_core, seats, (*bad_play, (), (), (), ()))
         assert game.export() == before
     good = ((tunnel_claim, (0, 8), 1), ((3, 1, -1, 1, 1),), (), (), (), ())
-    game.load((*core[:7], 5, *core[8:]), seats, good)
+    game.load(tunnel_kind, seats, good)
     assert game.export()[2] == good
 
 

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 #: The interface version of the engine these sources compile (``_engine.ABI``).
-ABI = 2
+ABI = 3
 
 _engine: ModuleType | None
 try:

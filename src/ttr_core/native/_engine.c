@@ -147,7 +147,7 @@ PyMODINIT_FUNC PyInit__engine(void) {
     Py_INCREF(&GameType);
     if (PyModule_AddObject(m, "Config", (PyObject *)&ConfigType) < 0 ||
         PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", 2) < 0) {
+        PyModule_AddIntConstant(m, "ABI", 3) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -14,6 +14,20 @@ int get_int(PyObject *seq, Py_ssize_t i, long *out) {
 }
 
 int read_ints(PyObject *seq, long *out, Py_ssize_t most, Py_ssize_t *n) {
+    if (PyTuple_CheckExact(seq)) { /* the usual case (a state's tuples): no item objects made */
+        Py_ssize_t len = PyTuple_GET_SIZE(seq);
+        if (len > most) {
+            PyErr_Format(PyExc_ValueError, "%zd values, at most %zd", len, most);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < len; i++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
+            if (v == -1 && PyErr_Occurred()) return -1;
+            out[i] = v;
+        }
+        *n = len;
+        return 0;
+    }
     Py_ssize_t len = PySequence_Size(seq);
     if (len < 0) return -1;
     if (len > most) {

@@ -30,7 +30,6 @@ from ttr_core.model.board import GRAY, wilds_pay
 from ttr_core.model.declarations import NativeRule
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import (
-    UNCLAIMED,
     GameState,
     Hand,
     Pending,
@@ -404,28 +403,55 @@ def _shuffle_function(seed: int) -> Any:
 def why_not_state(state: GameState) -> str | None:
     """Why ``state``'s game cannot go on on the compiled engine (its rules, or
     the state itself: :func:`holds`), or ``None`` when it can."""
-    return why_not(state.rules) or holds(state)
+    found = loaded(state)
+    return found if isinstance(found, str) else None
 
 
 def holds(state: GameState) -> str | None:
-    """Why the engine cannot hold ``state``, or ``None``: a variant's decision
-    pending, a route of an owner that is no seat, a game ended early, or a
-    state no game reaches (cards or tickets not conserved, routes not their
-    owners', a decision of no seat, numbers beyond the engine's sizes) —
-    which the Python kernel plays on as it is given."""
-    pending = state.pending
-    players = len(state.players)
+    """Why the engine cannot hold ``state`` (a game of rules it plays), or
+    ``None``: a variant's decision pending, a game ended early, or a state no
+    game reaches (cards or tickets not conserved, routes not their owners', a
+    decision of no seat, numbers beyond the engine's sizes) — which the
+    Python kernel plays on as it is given."""
+    found = _loaded(state, prepared(state.rules))
+    return found if isinstance(found, str) else None
+
+
+def loaded(state: GameState) -> Any:
+    """A compiled ``Game`` holding ``state``, or why the engine cannot play it
+    on (a string: :func:`why_not` of its rules, or :func:`holds`)."""
     found = _prepared(state.rules)
-    play = found if isinstance(found, Prepared) else None
-    waiting = (
-        play is not None
-        and pending is not None
-        and (pending.kind == play.decision or pending.kind == neutral_decision(play))
-    )
+    if isinstance(found, str):
+        return found
+    return _loaded(state, found)
+
+
+def _loaded(state: GameState, play: Prepared) -> Any:
+    why = _refused(state, play)
+    if why is not None:
+        return why
+    assert _package._engine is not None
+    game = _package._engine.Game(play.config, _shuffle_function(state.seed))
+    try:
+        variants = play_part(play, state)
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError, TtrError):
+        return "a variant's state the native engine cannot hold"
+    try:
+        load(game, state, variants)
+    except (ValueError, OverflowError, TypeError) as exc:
+        # The loader's own check (game.c) of what no game of the rules reaches.
+        return str(exc) if isinstance(exc, ValueError) else "numbers beyond the engine's"
+    return game
+
+
+def _refused(state: GameState, play: Prepared) -> str | None:
+    """What in ``state`` the engine does not play on, its loader aside."""
+    pending = state.pending
     if (
         pending is not None
-        and not waiting
         and (pending.kind not in _KIND_NUMBER or pending.data is not None)
+        and pending.kind != play.decision
+        and pending.kind != neutral_decision(play)
     ):
         return f"a {pending.kind!r} decision is pending"
     if state.termination not in ENDINGS:
@@ -434,84 +460,16 @@ def holds(state: GameState) -> str | None:
         return "a seat forfeited"
     if type(state.seed) is not int or not 0 <= state.seed < 1 << 256:
         return "a seed beyond 256 bits"
-    owners = players + (play is not None and play.neutral is not None)
-    # min and max: a loop in C (a state's owners are ints; a map has routes)
-    if state.owners and not (min(state.owners) >= UNCLAIMED and max(state.owners) < owners):
-        return "a route belongs to an owner that is no seat"
     if any(player.play_points for player in state.players):
         return "points were scored during play"
-    if play is not None:
-        try:
-            play_part(play, state)
-        except (AttributeError, TypeError, ValueError, KeyError, IndexError, TtrError):
-            return "a variant's state the native engine cannot hold"
-    return _unreached(state, players)
-
-
-def _unreached(state: GameState, players: int) -> str | None:
-    """What makes ``state`` one no game of its rules reaches (see :func:`holds`)."""
-    board = state.board
-    mr = board.rules
-    pending = state.pending
-    keep_bits = max(mr.start_tickets_dealt, mr.draw_tickets)
-    if pending is not None:
-        if not 0 <= pending.player < players:
-            return "the decision is no seat's"
-        offer = pending.offered
-        choosing = pending.kind in (PendingKind.KEEP_TICKETS, PendingKind.START_TICKETS)
-        if choosing and not (1 <= len(offer) <= keep_bits and 0 <= pending.min_keep <= len(offer)):
-            return "a ticket offer of another size than the map deals"
-        if not choosing and (offer or pending.min_keep):
-            return "tickets on offer outside a ticket choice"
-    if state.start_offers:
-        if pending is None or pending.kind != PendingKind.START_TICKETS:
-            return "starting offers outside the starting choice"
-        if pending.player + len(state.start_offers) >= players or any(
-            not 1 <= len(offer) <= keep_bits for offer in state.start_offers
-        ):
-            return "starting offers for seats the game does not have"
-    # Every card once (each kind as many as the game has).
-    held = [0] * len(board.deck)
-    try:
-        for card in (*state.deck, *(c for c in state.display if c is not None)):
-            held[card] += 1
-        for counts in (*(player.hand.counts for player in state.players), state.discard):
-            held = [a + b for a, b in zip(held, counts, strict=True)]
-    except (IndexError, TypeError, ValueError):
-        return "cards that are not the game's"
-    if held != list(board.deck) or len(state.display) != mr.display_size:
-        return "cards that are not the game's, each once"
-    # Every ticket at most once, the ids the map's.
-    tickets = [*state.ticket_deck, *state.ticket_discard, *state.boxed_tickets]
-    tickets += [t for offer in state.start_offers for t in offer]
-    tickets += [] if pending is None else pending.offered
-    for player in state.players:
-        tickets += player.tickets
-    if len(set(tickets)) != len(tickets) or not all(0 <= t < len(board.tickets) for t in tickets):
-        return "tickets that are not the game's, each at most once"
-    for seat, player in enumerate(state.players):
-        if len(set(player.routes)) != len(player.routes) or any(
-            not 0 <= r < len(state.owners) or state.owners[r] != seat for r in player.routes
-        ):
-            return "a seat's routes that are not its own"
-        if not 0 <= player.cars <= 32767 or not -(1 << 30) < player.score < 1 << 30:
-            return "cars or a score beyond the engine's numbers"
-        known = player.known
-        if known and (len(known) != len(board.deck) or not all(0 <= k <= 255 for k in known)):
-            return "known cards beyond the engine's numbers"
-    # Routes of a seat: the neutral owner's (numbered after the seats) are no seat's.
-    owners = state.owners
-    owned = len(owners) - owners.count(UNCLAIMED) - owners.count(players)
-    if owned != sum(len(player.routes) for player in state.players):
-        return "routes owned by no seat's list"
-    counters = (state.final_turns, state.passes, state.turn, state.shuffles, state.ply)
-    if not all(-(1 << 30) < n < 1 << 30 for n in counters):
-        return "counters beyond the engine's numbers"
     return None
 
 
-def load(game: Any, state: GameState) -> None:
-    """Load ``state`` (one :func:`holds` accepts) into the engine's ``game``."""
+def load(game: Any, state: GameState, variants: tuple[Any, ...] | None = None) -> None:
+    """Load ``state`` into the engine's ``game`` (``variants``: its variants'
+    part, :func:`~ttr_core.native.variants.play_part`, when made already);
+    ``ValueError`` naming what no game of the rules reaches, and the game
+    unchanged, when the engine refuses it."""
     pending = state.pending
     play = prepared(state.rules)
     if pending is None:
@@ -545,15 +503,16 @@ def load(game: Any, state: GameState) -> None:
     seats = tuple(
         (p.hand.counts, p.known, p.cars, p.score, p.tickets, p.routes) for p in state.players
     )
-    game.load(core, seats, play_part(play, state))
+    game.load(core, seats, play_part(play, state) if variants is None else variants)
 
 
 def new_game_object(state: GameState) -> Any:
-    """A compiled ``Game`` holding ``state`` (whose rules run natively)."""
-    assert _package._engine is not None
-    game = _package._engine.Game(config(state.rules), _shuffle_function(state.seed))
-    load(game, state)
-    return game
+    """A compiled ``Game`` holding ``state``; :class:`ArgumentError` saying why
+    when the engine cannot play it on (:func:`loaded`)."""
+    found = loaded(state)
+    if isinstance(found, str):
+        raise ArgumentError(f"this game cannot run on the native engine: {found}")
+    return found
 
 
 def step_batch(games: tuple[Any, ...], *arrays: Any) -> list[int]:

@@ -58,6 +58,64 @@ static int fill_u16(PyObject *seq, uint16_t *out, int most, int *n) {
     return 0;
 }
 
+/* What makes `s` (every value within the engine's ranges) a state no game of
+ * c's rules reaches, or NULL: the loader's check, so that a state from outside
+ * (a frozen GameState anybody may build) is refused before it is played. */
+static const char *unreached(const ConfigObject *c, const State *s) {
+    int choosing = s->kind == K_KEEP || s->kind == K_START;
+    if (choosing && !(s->noffered >= 1 && s->noffered <= c->keep_bits))
+        return "a ticket offer of another size than the map deals";
+    if (!choosing && (s->noffered || s->min_keep)) return "tickets on offer outside a ticket choice";
+    if (s->nstart_offers) {
+        if (s->kind != K_START) return "starting offers outside the starting choice";
+        if (s->player + s->nstart_offers >= c->players)
+            return "starting offers for seats the game does not have";
+        for (int k = 0; k < s->nstart_offers; k++)
+            if (s->start_offer_n[k] < 1 || s->start_offer_n[k] > c->keep_bits)
+                return "starting offers for seats the game does not have";
+    }
+    /* every card once: each kind as many as the game has */
+    int held[MAXK] = {0};
+    for (int i = 0; i < s->deck_len; i++) held[s->deck[i]]++;
+    for (int i = 0; i < c->slots; i++)
+        if (s->display[i] >= 0) held[s->display[i]]++;
+    for (int k = 0; k < c->kinds; k++) {
+        held[k] += s->discard[k];
+        for (int p = 0; p < c->players; p++) held[k] += s->seats[p].counts[k];
+        if (held[k] != c->deck_counts[k]) return "cards that are not the game's, each once";
+    }
+    /* every ticket at most once */
+    uint8_t seen[MAXT] = {0};
+    int dup = 0;
+#define SEEN(t) (dup |= seen[(t)], seen[(t)] = 1)
+    for (int i = 0; i < s->tdeck_len; i++) SEEN(s->tdeck[i]);
+    for (int i = 0; i < s->tpile_len; i++) SEEN(s->tpile[i]);
+    for (int i = 0; i < s->boxed_len; i++) SEEN(s->boxed[i]);
+    for (int i = 0; i < s->noffered; i++) SEEN(s->offered[i]);
+    for (int k = 0; k < s->nstart_offers; k++)
+        for (int i = 0; i < s->start_offer_n[k]; i++) SEEN(s->start_offers[k][i]);
+    for (int p = 0; p < c->players; p++)
+        for (int i = 0; i < s->seats[p].ntickets; i++) SEEN(s->seats[p].tickets[i]);
+#undef SEEN
+    if (dup) return "tickets that are not the game's, each at most once";
+    /* a seat's routes its own, each once; every route of a seat in its list
+     * (the neutral owner's, numbered after the seats, are no seat's) */
+    int listed = 0, owned = 0;
+    for (int p = 0; p < c->players; p++) {
+        const SeatState *seat = &s->seats[p];
+        uint8_t mine[MAXR] = {0};
+        for (int i = 0; i < seat->nroutes; i++) {
+            int r = seat->routes[i];
+            if (mine[r] || s->owners[r] != p) return "a seat's routes that are not its own";
+            mine[r] = 1;
+        }
+        listed += seat->nroutes;
+    }
+    for (int r = 0; r < c->nroutes; r++) owned += s->owners[r] >= 0 && s->owners[r] < c->players;
+    if (owned != listed) return "routes owned by no seat's list";
+    return NULL;
+}
+
 /* load(core, seats, play): the state as ttr_core.native.engine.load writes it. */
 static PyObject *game_load(GameObject *self, PyObject *args) {
     PyObject *core, *seats, *play;
@@ -89,13 +147,20 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
     if (!FIELD(6) || fill_u16(item, s.boxed, MAXT, &n) < 0) goto fail;
     s.boxed_len = (int16_t)n;
     long v;
+    /* small numbers checked before they are narrowed (256 is no seat, not seat 0) */
     if (!FIELD(7) || (v = PyLong_AsLong(item), PyErr_Occurred())) goto fail;
+    if (v < K_TURN || v > K_CHOOSE) goto bad;
     s.kind = (int8_t)v;
     if (!FIELD(8) || (v = PyLong_AsLong(item), PyErr_Occurred())) goto fail;
+    if (v < 0 || v >= c->players) {
+        PyErr_SetString(PyExc_ValueError, "the decision is no seat's");
+        goto fail;
+    }
     s.player = (int8_t)v;
     if (!FIELD(9) || fill_u16(item, s.offered, MAXOFFER, &n) < 0) goto fail;
     s.noffered = (int8_t)n;
     if (!FIELD(10) || (v = PyLong_AsLong(item), PyErr_Occurred())) goto fail;
+    if (v < 0 || v > MAXOFFER) goto bad;
     s.min_keep = (int8_t)v;
     if (!FIELD(11)) goto fail;
     {
@@ -113,7 +178,12 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
     int32_t *ints[6] = {&s.final_turns, &s.passes, &s.turn, &s.shuffles, NULL, &s.ply};
     for (int i = 0; i < 6; i++) {
         if (!FIELD(12 + i) || (v = PyLong_AsLong(item), PyErr_Occurred())) goto fail;
+        if (v <= -(1L << 30) || v >= (1L << 30)) {
+            PyErr_SetString(PyExc_ValueError, "counters beyond the engine's numbers");
+            goto fail;
+        }
         if (ints[i]) *ints[i] = (int32_t)v;
+        else if (v < END_NONE || v > END_STALEMATE) goto bad;
         else s.termination = (int8_t)v;
     }
     Py_CLEAR(item);
@@ -135,6 +205,10 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
         Py_XDECREF(f);
         long cars = 0, sc = 0;
         ok = ok && get_int(seat, 2, &cars) == 0 && get_int(seat, 3, &sc) == 0;
+        if (ok && (cars < 0 || cars > 32767 || sc <= -(1L << 30) || sc >= (1L << 30))) {
+            PyErr_SetString(PyExc_ValueError, "cars or a score beyond the engine's numbers");
+            ok = 0;
+        }
         out->cars = (int16_t)cars;
         out->score = (int32_t)sc;
         f = ok ? PySequence_GetItem(seat, 4) : NULL;
@@ -169,6 +243,11 @@ static PyObject *game_load(GameObject *self, PyObject *args) {
         for (int i = 0; ok && i < seat->nroutes; i++) ok = seat->routes[i] < c->nroutes;
     }
     if (!ok) goto bad;
+    const char *why = unreached(c, &s);
+    if (why) {
+        PyErr_SetString(PyExc_ValueError, why);
+        goto fail;
+    }
     if (load_play(c, &s, play) < 0) goto fail;
     owner_masks(c, &s);
     s.nlegal = -1;

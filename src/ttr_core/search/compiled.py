@@ -37,9 +37,9 @@ class NativeGame:
 
     __slots__ = ("_base", "_broken", "_game", "_ids", "_legal", "_prepared", "_read", "_stale")
 
-    def __init__(self, state: GameState) -> None:
-        # The playout has checked the state and that the engine holds it.
-        self._game: Any = native.new_game_object(state)
+    def __init__(self, state: GameState, game: Any = None) -> None:
+        # ``game``: the compiled game holding ``state`` (``native.loaded``), else loaded here.
+        self._game: Any = native.new_game_object(state) if game is None else game
         self._base = state
         self._stale = False
         self._legal: tuple[Action, ...] | None = None

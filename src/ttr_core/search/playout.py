@@ -24,7 +24,7 @@ from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState, PendingKind, check_state
 from ttr_core.native.engine import engine_choice
-from ttr_core.native.engine import why_not_state as native_reason
+from ttr_core.native.engine import loaded as native_loaded
 from ttr_core.rules.action_ids import action_from_id, ids_of_listed, rules_space
 from ttr_core.rules.engine import apply, legal_actions
 from ttr_core.rules.kernel import rules as kernel
@@ -79,12 +79,12 @@ class Playout:
         # the Python kernel otherwise: the same games either way.
         chosen = engine_choice(engine)
         if chosen != "python":
-            reason = native_reason(state)
-            if reason is None:
-                self._native = NativeGame(state)
+            found = native_loaded(state)  # the compiled game, or why the engine cannot play it
+            if not isinstance(found, str):
+                self._native = NativeGame(state, found)
                 return
             if chosen == "native":
-                raise ArgumentError(f"this game cannot run on the native engine: {reason}")
+                raise ArgumentError(f"this game cannot run on the native engine: {found}")
         work = Work(state)
         work.keep_masks()
         self._work = work
