@@ -513,6 +513,23 @@ def test_play_random_makes_random_randoms_choices_whichever_way_it_is_seeded(see
     assert Playout(state).rollout(seed) == len(by_seed)
 
 
+@pytest.mark.parametrize("drawn", [0, 200, 226, 227, 600, 623])
+def test_the_engines_generator_is_left_as_pythons_wherever_its_round_stands(drawn: int) -> None:
+    # The engine makes a round's words as they are drawn (CPython all at once):
+    # handed back after any number of draws, the generator is CPython's.
+    state = ttr_core.new_game("usa", 2, seed=drawn)
+    for actions in (1, 2, 7, 30, 150, 400):
+        native_rng, python_rng = random.Random(drawn), random.Random(drawn)
+        for rng in (native_rng, python_rng):
+            for _ in range(drawn):
+                rng.getrandbits(32)
+        by_native = Playout(state).play_random(native_rng, actions)
+        by_python = Playout(state, engine="python").play_random(python_rng, actions)
+        assert by_native == by_python
+        assert native_rng.getstate() == python_rng.getstate()
+        assert native_rng.random() == python_rng.random()
+
+
 def test_a_clone_rolls_out_apart_and_the_same_each_time() -> None:
     play = Playout.new("newyork", 2, seed=8)
     play.play_random(3, 20)

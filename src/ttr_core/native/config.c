@@ -430,7 +430,10 @@ static PyObject *config_set_play(ConfigObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iOOOOOOOO", &size, &min_wilds, &tunnel, &stations, &longs, &ties,
                           &tokens, &tolls, &neutral))
         return NULL;
-    if (self->vid_kind) { PyErr_SetString(PyExc_RuntimeError, "the play rules are set already"); return NULL; }
+    if (self->vid_kind || self->used) {
+        PyErr_SetString(PyExc_RuntimeError, "the play rules are set already, or a game was made");
+        return NULL;
+    }
     int core = self->core_ids;
     if (size < core || size > MAXLEGAL) {
         PyErr_Format(PyExc_ValueError, "%d action ids: from the core's %d to %d", size, core, MAXLEGAL);

@@ -116,6 +116,7 @@ typedef struct {
     int has_deal, starting_hand, cars_per_player, start_dealt;
     int deck_counts[MAXK];
     int start_scores[MAXP];
+    int used;                        /* a Game was made of it: its ids are fixed */
 } ConfigObject;
 
 typedef struct {
@@ -183,10 +184,14 @@ typedef struct {
     int broken;                      /* a shuffle failed while an action was carried out */
     int marked;                      /* seen already in the batch being checked */
     State s;
-    int32_t legal[MAXLEGAL];         /* the legal ids of the pending decision, when listed */
+    int32_t *legal;                  /* the legal ids of the pending decision, when listed:
+                                      * room for every id of the config (each listed once at
+                                      * most), not MAXLEGAL, so a game stays small to copy */
 } GameObject;
 
-typedef struct { uint32_t mt[624]; int index; } Twister;
+/* Python's Mersenne Twister; `made`: the words of the current round made so far
+ * (twister.c makes a round's words as they are drawn, CPython all at once). */
+typedef struct { uint32_t mt[624]; int index, made; } Twister;
 
 #define CFG(g) ((g)->config)
 

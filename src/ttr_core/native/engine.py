@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import partial
 from typing import Any
 
 from ttr_core import native as _package
@@ -388,18 +389,6 @@ def shuffle_seed(seed: int, number: int) -> bytes:
     return text + hashlib.sha512(text).digest()
 
 
-def _shuffle_function(seed: int) -> Any:
-    # shuffle_seed's text, its start made once per game.
-    prefix = SHUFFLE_SEED.format(seed=seed, number="").encode()
-    sha512 = hashlib.sha512
-
-    def key(number: int) -> bytes:
-        text = prefix + b"%d" % number
-        return text + sha512(text).digest()
-
-    return key
-
-
 def why_not_state(state: GameState) -> str | None:
     """Why ``state``'s game cannot go on on the compiled engine (its rules, or
     the state itself: :func:`holds`), or ``None`` when it can."""
@@ -431,7 +420,7 @@ def _loaded(state: GameState, play: Prepared) -> Any:
     if why is not None:
         return why
     assert _package._engine is not None
-    game = _package._engine.Game(play.config, _shuffle_function(state.seed))
+    game = _package._engine.Game(play.config, partial(shuffle_seed, state.seed))
     try:
         variants = play_part(play, state)
     except (AttributeError, TypeError, ValueError, KeyError, IndexError, TtrError):
@@ -460,8 +449,9 @@ def _refused(state: GameState, play: Prepared) -> str | None:
         return "a seat forfeited"
     if type(state.seed) is not int or not 0 <= state.seed < 1 << 256:
         return "a seed beyond 256 bits"
-    if any(player.play_points for player in state.players):
-        return "points were scored during play"
+    for player in state.players:
+        if player.play_points:
+            return "points were scored during play"
     return None
 
 
@@ -472,6 +462,9 @@ def load(game: Any, state: GameState, variants: tuple[Any, ...] | None = None) -
     unchanged, when the engine refuses it."""
     pending = state.pending
     play = prepared(state.rules)
+    display = state.display
+    if None in display:
+        display = tuple(-1 if card is None else card for card in display)
     if pending is None:
         kind = _NONE
     elif pending.kind == play.decision:
@@ -482,7 +475,7 @@ def load(game: Any, state: GameState, variants: tuple[Any, ...] | None = None) -
         kind = _KIND_NUMBER[pending.kind]
     core = (
         state.deck,
-        tuple(-1 if card is None else card for card in state.display),
+        display,
         state.discard,
         state.ticket_deck,
         state.ticket_discard,
@@ -500,9 +493,7 @@ def load(game: Any, state: GameState, variants: tuple[Any, ...] | None = None) -
         ENDINGS.index(state.termination),
         state.ply,
     )
-    seats = tuple(
-        (p.hand.counts, p.known, p.cars, p.score, p.tickets, p.routes) for p in state.players
-    )
+    seats = [(p.hand.counts, p.known, p.cars, p.score, p.tickets, p.routes) for p in state.players]
     game.load(core, seats, play_part(play, state) if variants is None else variants)
 
 
@@ -531,7 +522,7 @@ def deals(rules: GameRules) -> bool:
 def deal(game: Any, seed: int) -> None:
     """Deal ``game`` (a compiled ``Game`` of rules :func:`deals` accepts) a new game
     seeded ``seed`` (an int from 0 to ``2**256 - 1``): ``new_game``'s deal."""
-    game.deal(_shuffle_function(seed))
+    game.deal(partial(shuffle_seed, seed))
 
 
 def publish(game: Any, base: GameState) -> GameState:

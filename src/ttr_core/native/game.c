@@ -16,6 +16,7 @@ int check_usable(GameObject *g) {
 }
 
 static void game_dealloc(GameObject *self) {
+    PyMem_Free(self->legal);
     Py_XDECREF(self->config);
     Py_XDECREF(self->shuffle);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -24,6 +25,14 @@ static void game_dealloc(GameObject *self) {
 static int game_init(GameObject *self, PyObject *args, PyObject *kw) {
     PyObject *config, *shuffle;
     if (!PyArg_ParseTuple(args, "O!O", &ConfigType, &config, &shuffle)) return -1;
+    int32_t *legal = PyMem_Malloc(sizeof(int32_t) * ((ConfigObject *)config)->nids);
+    if (!legal) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyMem_Free(self->legal);
+    self->legal = legal;
+    ((ConfigObject *)config)->used = 1;
     Py_INCREF(config);
     Py_XSETREF(self->config, (ConfigObject *)config);
     Py_INCREF(shuffle);
@@ -590,6 +599,11 @@ static PyObject *game_clone(GameObject *self, PyObject *unused) {
     if (check_usable(self) < 0) return NULL;
     GameObject *twin = PyObject_New(GameObject, &GameType);
     if (!twin) return NULL;
+    twin->legal = PyMem_Malloc(sizeof(int32_t) * self->config->nids);
+    if (!twin->legal) {
+        PyObject_Free(twin);
+        return PyErr_NoMemory();
+    }
     Py_INCREF(self->config);
     twin->config = self->config;
     Py_INCREF(self->shuffle);
@@ -623,6 +637,28 @@ static PyObject *game_scores(GameObject *self, PyObject *unused) {
     PyObject *wt = PyList_AsTuple(w);
     Py_DECREF(w);
     return Py_BuildValue("(NNN)", t, d, wt);
+}
+
+/* returns(): each seat's zero-sum result, as ttr_core.utilities gives it for the
+ * engine's own winners (the same floating-point steps); zeros before the end. */
+static PyObject *game_returns(GameObject *self, PyObject *unused) {
+    int totals[MAXP], completed[MAXP], won[MAXP];
+    if (check_usable(self) < 0) return NULL;
+    int n = self->config->players, winners = 0, over = self->s.termination != END_NONE;
+    if (over) {
+        score(self, totals, completed, won);
+        for (int p = 0; p < n; p++) winners += won[p] != 0;
+    }
+    double share = winners ? (double)n / winners : 0.0;
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int p = 0; p < n; p++) {
+        double value = over ? ((won[p] ? share : 0.0) - 1.0) / (n - 1) : 0.0;
+        PyObject *v = PyFloat_FromDouble(value);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, p, v);
+    }
+    return out;
 }
 
 /* Random choices, as random_playout makes them with `t`, until the game ends
@@ -745,6 +781,7 @@ static PyMethodDef game_methods[] = {
     {"deal", (PyCFunction)game_deal, METH_O, "A new game, as new_game deals it."},
     {"record", (PyCFunction)game_record, METH_O, "Apply a legal id; what a record of it needs."},
     {"apply", (PyCFunction)game_apply, METH_O, "Carry out a legal action id."},
+    {"returns", (PyCFunction)game_returns, METH_NOARGS, "Each seat's zero-sum result."},
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
     {"scores", (PyCFunction)game_scores, METH_NOARGS, "(totals, completed tickets, winners)."},
     {"play", (PyCFunction)game_play, METH_VARARGS, "Random choices as random_playout makes them."},

@@ -645,8 +645,11 @@ void list_legal(GameObject *g) {
     int wilds = counts[c->wild], cars = me->cars, cn = c->kinds - 1, most_colour = 0;
     for (int k = 0; k < cn; k++)
         if (counts[k] > most_colour) most_colour = counts[k];
-    /* the routes this seat may claim and has the cars for, in route id order */
-    const uint64_t *within = c->within[cars < 0 ? 0 : cars > 63 ? 63 : cars];
+    /* the routes this seat may claim, has the cars for and might pay (a claim of
+     * length len takes len cards of one colour and wilds: len <= most_colour +
+     * wilds), in route id order */
+    int reach = most_colour + wilds < cars ? most_colour + wilds : cars;
+    const uint64_t *within = c->within[reach < 0 ? 0 : reach > 63 ? 63 : reach];
     for (int word = 0; word < WORDS; word++) {
       uint64_t bits = s->open[word] & ~s->closed_seat[seat][word] & within[word];
       if (!c->both_usable) bits &= ~s->closed_any[word];

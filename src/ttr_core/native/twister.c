@@ -6,23 +6,40 @@
  * random playout makes the choices ttr_core.random_playout makes. */
 
 
-static uint32_t twister_next(Twister *t) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t y;
-    if (t->index >= 624) {
-        int kk;
-        for (kk = 0; kk < 624 - 397; kk++) {
-            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
-            t->mt[kk] = t->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < 623; kk++) {
-            y = (t->mt[kk] & 0x80000000U) | (t->mt[kk + 1] & 0x7fffffffU);
-            t->mt[kk] = t->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (t->mt[623] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
-        t->mt[623] = t->mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
-        t->index = 0;
+static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+
+/* Make the words of a new round from `t->made` up to `upto` (exclusive). Word
+ * kk reads word kk + 1 of the old round (not remade yet) and word kk + 397 of
+ * the old round or, from kk = 227 on, word kk - 227 of the new one (remade
+ * already): made as they are drawn, the words are those CPython makes all at
+ * once. A short rollout draws a few dozen words of a round, not 624. */
+static void twister_make(Twister *t, int upto) {
+    uint32_t *mt = t->mt, y;
+    int kk = t->made;
+    if (upto > 624) upto = 624;
+    for (; kk < upto && kk < 624 - 397; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
     }
+    for (; kk < upto && kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+        mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    if (kk < upto) {
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        kk = 624;
+    }
+    t->made = kk;
+}
+
+static uint32_t twister_next(Twister *t) {
+    uint32_t y;
+    if (t->index >= 624) { /* a new round */
+        t->index = 0;
+        t->made = 0;
+    }
+    if (t->index >= t->made) twister_make(t, t->index + 16);
     y = t->mt[t->index++];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
@@ -69,6 +86,7 @@ void twister_seed(Twister *t, const uint32_t *key, int n) {
     }
     mt[0] = 0x80000000U;
     t->index = 624;
+    t->made = 624;
 }
 
 /* A twister seeded from a tuple of 32-bit key words (ttr_core.native.engine.key_words). */
@@ -95,11 +113,19 @@ int twister_read(PyObject *state, Twister *t) {
         return -1;
     }
     for (int i = 0; i < 624; i++) t->mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
-    t->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(state, 624));
-    return PyErr_Occurred() ? -1 : 0;
+    long index = PyLong_AsLong(PyTuple_GET_ITEM(state, 624));
+    if (PyErr_Occurred()) return -1;
+    if (index < 0 || index > 624) { /* random.setstate's own range */
+        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state's index: from 0 to 624");
+        return -1;
+    }
+    t->index = (int)index;
+    t->made = 624;
+    return 0;
 }
 
 PyObject *twister_write(Twister *t) {
+    if (t->index < 624) twister_make(t, 624); /* the whole round, as CPython holds it */
     PyObject *out = PyTuple_New(625);
     if (!out) return NULL;
     for (int i = 0; i < 624; i++) {

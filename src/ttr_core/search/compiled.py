@@ -105,16 +105,8 @@ class NativeGame:
     def returns(self) -> tuple[float, ...]:
         """Each seat's zero-sum result once the game is over (see :meth:`Playout.returns`),
         from the compiled engine's own count."""
-        game = self._usable()
-        players = len(self._base.players)
-        if not game.over:
-            return (0.0,) * players
-        # utilities(), for the engine's own winners (no argument to check).
-        won = game.scores()[2]
-        share = players / len(won) if won else 0.0
-        return tuple(
-            ((share if seat in won else 0.0) - 1.0) / (players - 1) for seat in range(players)
-        )
+        # utilities() of the engine's own winners, worked out in C (the same steps).
+        return self._usable().returns()  # type: ignore[no-any-return]
 
     def totals(self) -> tuple[int, ...]:
         """Each seat's final total by the compiled engine's own count (what
