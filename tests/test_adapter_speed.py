@@ -320,10 +320,14 @@ def test_openspiel_tensors_strings_and_legal_ids_are_the_plain_ones(
             played += 1
             if played >= steps:
                 break
-        assert spare.ttr_state == game._new_ttr_state(seed)
+        assert spare.ttr_state == ttr_core.new_game(
+            game.board, game.players, seed=seed, variants=game.rules.variants, options=game._options
+        )
         assert spare.history() == []
         first = np.asarray(spare.observation_tensor(0), dtype=np.float32)
-        initial = game._new_ttr_state(seed)
+        initial = ttr_core.new_game(
+            game.board, game.players, seed=seed, variants=game.rules.variants, options=game._options
+        )
         same(encoder, first, reference_encode(encoder, player_view(initial, 0)), "initial")
 
 

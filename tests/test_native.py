@@ -892,3 +892,43 @@ def test_a_batch_step_takes_each_game_once_and_int64_ids() -> None:
     with pytest.raises(ValueError, match="wrong size"):
         native.step_batch(games._batch, actions.astype(numpy.float64), *arrays)
     assert games.states() == before
+
+
+@pytest.mark.parametrize(
+    ("map", "players", "variants"),
+    [("newyork", 2, None), ("usa", 4, None), ("europe", 3, ["tunnels", "ferries"])],
+)
+def test_deal_like_deals_new_games_game(map: str, players: int, variants: Any) -> None:
+    template = ttr_core.new_game(map, players, seed=0, variants=variants)
+    for seed in (1, 12345, 2**200 + 7):
+        expected = ttr_core.new_game(map, players, seed=seed, variants=variants)
+        dealt = Playout.deal_like(template, seed)
+        assert dealt.engine == "native"
+        assert dealt.snapshot() == expected
+        python = Playout.deal_like(template, seed, engine="python")
+        assert python.engine == "python" and python.snapshot() == expected
+        assert dealt.play_random(seed, 100_000) == python.play_random(seed, 100_000)
+        assert dealt.snapshot() == python.snapshot()
+
+
+def test_deal_like_falls_back_to_new_game_where_the_engine_does_not_deal() -> None:
+    # Long tickets deal the starting offers their own way: new_game deals them.
+    europe = ttr_core.new_game("europe", 4, seed=0)
+    assert not native.deals(europe.rules)
+    assert Playout.deal_like(europe, 5).snapshot() == ttr_core.new_game("europe", 4, seed=5)
+    # A seed no game takes is refused as new_game refuses it.
+    ny = ttr_core.new_game("newyork", 2, seed=0)
+    for seed in (-3, 2**300):
+        with pytest.raises(ArgumentError, match="seed must be a whole number"):
+            Playout.deal_like(ny, seed)
+
+
+@pytest.mark.parametrize("junk", [None, "3", 2.0, True])
+def test_deal_like_refuses_junk(junk: Any) -> None:
+    ny = ttr_core.new_game("newyork", 2, seed=0)
+    with pytest.raises(ArgumentError, match="seed must be an int"):
+        Playout.deal_like(ny, junk)
+    with pytest.raises(ArgumentError, match="template must be a GameState"):
+        Playout.deal_like(junk, 3)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="engine"):
+        Playout.deal_like(ny, 3, engine="fast")

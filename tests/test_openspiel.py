@@ -474,7 +474,7 @@ def test_games_of_one_configuration_share_what_it_builds(monkeypatch) -> None:
     assert second._options == first._options
     assert second._options is not first._options
     # Seeds still deal their own games.
-    assert first._new_ttr_state(1) != second._new_ttr_state(2)
+    assert first.new_initial_state().ttr_state != second.new_initial_state().ttr_state
     assert second.new_initial_state().ttr_state == ttr_core.new_game(
         first.board, 2, seed=2, variants=first.rules.variants
     )

@@ -519,6 +519,15 @@ def deals(rules: GameRules) -> bool:
     return why_not(rules) is None and not rules.deal_tickets and not rules.setup
 
 
+def dealt(rules: GameRules, seed: int) -> Any:
+    """A compiled ``Game`` of ``rules`` (which :func:`deals` accepts) dealt the new
+    game ``new_game`` deals for ``seed`` (an int from 0 to ``2**256 - 1``)."""
+    assert _package._engine is not None
+    game = _package._engine.Game(prepared(rules).config, None)
+    deal(game, seed)
+    return game
+
+
 def deal(game: Any, seed: int) -> None:
     """Deal ``game`` (a compiled ``Game`` of rules :func:`deals` accepts) a new game
     seeded ``seed`` (an int from 0 to ``2**256 - 1``): ``new_game``'s deal."""

@@ -371,6 +371,38 @@ static PyObject *game_legal(GameObject *self, PyObject *unused) {
     return legal_tuple(self);
 }
 
+static int compare_ids(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* legal_sorted(): the legal ids in increasing order, a new list (OpenSpiel's order). */
+static PyObject *game_legal_sorted(GameObject *self, PyObject *unused) {
+    if (check_usable(self) < 0) return NULL;
+    if (self->s.nlegal < 0) list_legal(self);
+    int n = self->s.nlegal;
+    int32_t *ids = PyMem_Malloc(sizeof(int32_t) * (n ? n : 1));
+    if (!ids) return PyErr_NoMemory();
+    memcpy(ids, self->legal, sizeof(int32_t) * n);
+    /* short lists (the usual) by insertion: the kernel's order is nearly sorted */
+    if (n > 64) qsort(ids, (size_t)n, sizeof(int32_t), compare_ids);
+    else
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+                int32_t x = ids[j];
+                ids[j] = ids[j - 1];
+                ids[j - 1] = x;
+            }
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *v = PyLong_FromLong(ids[i]);
+        if (!v) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    PyMem_Free(ids);
+    return out;
+}
+
 static PyObject *game_mask(GameObject *self, PyObject *arg) {
     /* mask(buffer): write 1 at each legal id of a writable byte buffer of `size` bytes */
     Py_buffer view;
@@ -575,7 +607,8 @@ static PyObject *game_record(GameObject *self, PyObject *arg) {
         after = ints_tuple_i16(now, c->slots);
         if (!after) { Py_DECREF(fact); return NULL; }
     }
-    return Py_BuildValue("(iiNN)", seat, kind, fact, after);
+    /* the seat to decide now, -1 once the game is over */
+    return Py_BuildValue("(iiNNi)", seat, kind, fact, after, s->kind == K_NONE ? -1 : (int)s->player);
 }
 
 static PyObject *game_apply(GameObject *self, PyObject *arg) {
@@ -780,6 +813,7 @@ static PyMethodDef game_methods[] = {
     {"peek", (PyCFunction)game_peek, METH_O, "The display, a hand, the offer, who decides."},
     {"deal", (PyCFunction)game_deal, METH_O, "A new game, as new_game deals it."},
     {"record", (PyCFunction)game_record, METH_O, "Apply a legal id; what a record of it needs."},
+    {"legal_sorted", (PyCFunction)game_legal_sorted, METH_NOARGS, "The legal ids, sorted, as a new list."},
     {"apply", (PyCFunction)game_apply, METH_O, "Carry out a legal action id."},
     {"returns", (PyCFunction)game_returns, METH_NOARGS, "Each seat's zero-sum result."},
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},

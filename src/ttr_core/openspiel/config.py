@@ -116,7 +116,7 @@ class _Config:
     and built once per configuration (``pyspiel.load_game`` is called once a
     seed by many drivers), kept on the board. Never changed once built."""
 
-    __slots__ = ("encoder", "recall", "rules", "space")
+    __slots__ = ("encoder", "recall", "rules", "space", "template")
 
     def __init__(
         self,
@@ -128,7 +128,9 @@ class _Config:
         names = resolve_variants(board, variants)
         # Check the whole configuration as new_game does (player count, options,
         # the variants' own checks) before anything is built from it.
-        new_game(board, players, seed=0, variants=names, options=given)
+        #: A new game of the configuration: what games dealt by the compiled
+        #: engine take their board, rules and names from (Playout.deal_like).
+        self.template = new_game(board, players, seed=0, variants=names, options=given)
         rules = game_rules(board, players, names, given)
         # Variant actions have ids only if their variants declare them (ttr_action_space).
         check_all_numbered(rules, f"the OpenSpiel game {SHORT_NAME}")

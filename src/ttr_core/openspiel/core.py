@@ -86,7 +86,8 @@ class _Core:
     """
 
     __slots__ = (
-        "events",
+        "_events",
+        "_raw",
         "frozen",
         "ids",
         "map_param",
@@ -114,7 +115,10 @@ class _Core:
         #: The playout's compiled game, when the compiled engine plays it.
         self.native: Any = None
         self.seed_bytes = seed_bytes
-        self.events: list[_Event] = list(events)
+        self._events: list[_Event] = list(events)
+        #: The compiled engine's records of the actions after ``_events``, made
+        #: into events only when read (:attr:`events`): a step builds none.
+        self._raw: list[tuple[int, Any]] = []
         self.start_hands = start_hands
         # Worked out at most once per position, from the position alone: the
         # legal action ids in the engine's order and sorted, and each seat's
@@ -126,6 +130,18 @@ class _Core:
         self.seen: dict[int, npt.NDArray[np.float32]] = {}
         #: OpenSpiel's current player: a seat, or chance before the deal, or terminal.
         self.to_move = _to_move(state)
+
+    @property
+    def events(self) -> list[_Event]:
+        """The record of play: one event per action (the caller must not change it)."""
+        raw = self._raw
+        if raw:
+            native = self.native
+            assert native is not None
+            names = native.base.board.card_names
+            self._events += [_native_event(names, aid, record) for aid, record in raw]
+            self._raw = []
+        return self._events
 
     @property
     def dealt(self) -> bool:
@@ -207,24 +223,26 @@ class _Core:
     def apply(self, aid: int) -> None:
         """Play action id ``aid`` (a legal one, else :class:`IllegalAction` and
         nothing changes) and record it."""
-        if self.play is None and self.frozen is not None:
-            self.playout()
         native = self.native
+        if native is None and self.play is None and self.frozen is not None:
+            self.playout()
+            native = self.native
         if native is not None:
-            # The compiled engine checks, carries out and records it in one call.
+            # The compiled engine checks, carries out and records it in one call;
+            # the record becomes an event when the events are read.
             try:
-                event = _play_native(native, aid)
+                record = native.record(aid)
             except ValueError:  # not legal here: refused before anything changed
                 state = self.snapshot()
                 raise IllegalAction(
                     Reason.UNKNOWN_ACTION,
                     f"action id {aid} is not legal here (legal: {sorted(_legal_by_id(state))})",
                 ) from None
-            self.events.append(event)
+            self._raw.append((aid, record))
             self.ids = self.sorted_ids = None
             self.seen = {}
-            seat = native.game.player
-            self.to_move = _TERMINAL if seat is None else seat
+            seat = record[4]
+            self.to_move = _TERMINAL if seat < 0 else seat
             return
         ids = self.legal_ids()
         try:
@@ -238,7 +256,7 @@ class _Core:
         play = self.playout()
         # The engine's own action object at that id's place in the legal list.
         event = _play(play, aid, play.legal_actions()[index])
-        self.events.append(event)
+        self._events.append(event)
         self.ids = self.sorted_ids = None
         self.seen = {}
         seat = play.current_player
@@ -253,7 +271,8 @@ class _Core:
         twin.play = None if play is None else play.clone()
         twin.native = None if twin.play is None else twin.play._compiled()
         twin.seed_bytes = self.seed_bytes
-        twin.events = list(self.events)
+        twin._events = list(self._events)
+        twin._raw = list(self._raw)
         twin.start_hands = self.start_hands
         twin.ids = self.ids
         twin.sorted_ids = self.sorted_ids
@@ -267,6 +286,24 @@ class _Core:
         cls, map_param: str, state: GameState, seed_bytes: tuple[int, ...] = ()
     ) -> _Core:
         return cls(map_param, state, seed_bytes, (), tuple(p.hand.counts for p in state.players))
+
+    @classmethod
+    def dealt_playout(
+        cls, map_param: str, play: Playout, seed_bytes: tuple[int, ...] = ()
+    ) -> _Core:
+        """The core of a new game already in a playout (``Playout.deal_like``:
+        on the compiled engine, no frozen state is made for it)."""
+        native = play._compiled()
+        if native is None:
+            return cls.dealt_from(map_param, play.snapshot(), seed_bytes)
+        core = cls(map_param, None, seed_bytes)
+        core.play = play
+        core.native = native
+        hands = native.starting_hands()
+        core.start_hands = hands
+        seat = play.current_player
+        core.to_move = _TERMINAL if seat is None else seat
+        return core
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return self.fork()
@@ -319,12 +356,12 @@ def _mask(event: _Event, viewer: int) -> _Event:
     return event if seat == viewer else (seat, aid, kind, public, None, display)
 
 
-def _play_native(game: Any, aid: int) -> _Event:
-    """:func:`_play` on the compiled engine: the action of id ``aid`` (legal) and
-    its record, which the engine gives as it carries the action out (no
-    action object, no frozen state)."""
-    names = game.base.board.card_names
-    seat, kind, fact, after = game.record(aid)
+def _native_event(names: tuple[str, ...], aid: int, record: tuple[Any, ...]) -> _Event:
+    """The event of action id ``aid`` from the compiled engine's record of it
+    (``_engine.Game.record``: the seat, the kind, what was drawn or offered
+    or kept, the display after when it changed): what :func:`_play` makes on
+    the Python kernel."""
+    seat, kind, fact, after, _ = record
     changed = None if after is None else tuple(None if c < 0 else names[c] for c in after)
     if kind == 0:
         return (seat, aid, "blind", None, None if fact < 0 else names[fact], changed)

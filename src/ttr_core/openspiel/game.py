@@ -44,8 +44,8 @@ from ttr_core.rules.action_ids import (
 )
 from ttr_core.rules.determinize import determinize
 from ttr_core.rules.scoring import final_scores, utilities
-from ttr_core.rules.setup import new_game
 from ttr_core.rules.views import player_view
+from ttr_core.search.playout import Playout
 
 __all__ = ["TtrGame", "TtrState"]
 
@@ -93,6 +93,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         self.seed: int = seed
         self._options = options
         self._initial: _Core | None = None
+        self._template = config.template
         #: The layout of the information state's history part (history_features).
         self.recall = config.recall
         game_type = pyspiel.GameType(
@@ -122,10 +123,11 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(game_type, info, given)
 
-    def _new_ttr_state(self, seed: int) -> GameState:
-        return new_game(
-            self.board, self.players, seed=seed, variants=self.rules.variants, options=self._options
-        )
+    def _new_core(self, seed: int, seed_bytes: tuple[int, ...] = ()) -> _Core:
+        """The core of the game dealt for ``seed`` (by the compiled engine when it
+        plays and deals the game: ``Playout.deal_like``)."""
+        play = Playout.deal_like(self._template, seed)
+        return _Core.dealt_playout(self.map_param, play, seed_bytes)
 
     def _dealt_core(self) -> _Core:
         """The core of the fixed deal (``seed >= 0``), made once and shared.
@@ -137,7 +139,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         """
         core = self._initial
         if core is None:
-            core = self._initial = _Core.dealt_from(self.map_param, self._new_ttr_state(self.seed))
+            core = self._initial = self._new_core(self.seed)
         return core
 
     def max_chance_nodes_in_history(self) -> int:
@@ -242,6 +244,9 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         to_move = core.to_move
         if to_move >= 0 and (player is None or player == to_move):
+            native = core.native
+            if native is not None:
+                return native.legal_sorted()  # type: ignore[no-any-return]  # sorted in C
             return list(core.legal_sorted())
         # Chance, the end, another seat, a pseudo-player: OpenSpiel's own answer.
         if player is None:
@@ -264,6 +269,9 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
+        if core.native is not None and core.to_move >= 0:  # the compiled engine's step
+            core.apply(int(action))
+            return
         if not core.dealt:
             byte = int(action)
             if not 0 <= byte < CHANCE_OUTCOMES:
@@ -275,8 +283,8 @@ class TtrState(pyspiel.State):  # type: ignore[misc]
                 self._core = _Core(core.map_param, None, seed_bytes)
             else:
                 game = self.get_game()
-                dealt = game._new_ttr_state(int.from_bytes(bytes(seed_bytes), "big"))
-                self._core = _Core.dealt_from(core.map_param, dealt, seed_bytes)
+                seed = int.from_bytes(bytes(seed_bytes), "big")
+                self._core = game._new_core(seed, seed_bytes)
             return
         if core.is_over():
             raise IllegalAction(Reason.GAME_OVER, "the game is over: no action can be applied")

@@ -48,6 +48,20 @@ class NativeGame:
         self._prepared = native.prepared(state.rules)
         self._read: Work | None = None
 
+    @classmethod
+    def dealt(cls, template: GameState, seed: int) -> NativeGame:
+        """The new game of ``template``'s configuration that ``new_game`` deals for
+        ``seed``, dealt by the engine (its rules must be ones
+        :func:`ttr_core.native.engine.deals` accepts; ``seed`` from 0 to
+        ``2**256 - 1``): no frozen state is made until one is asked for."""
+        made = cls(template, native.dealt(template.rules, seed))
+        made.restart(template, seed)
+        return made
+
+    def starting_hands(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's hand, as card counts (what a new game dealt them)."""
+        return tuple(seat[0] for seat in self._usable().export()[1])
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and copied) as its position: the compiled state is rebuilt from it.
         self._usable()
@@ -220,11 +234,17 @@ class NativeGame:
             return
         self._step(game, self.legal_ids()[index])
 
-    def record(self, action_id: int) -> tuple[int, int, Any, Any]:
+    def record(self, action_id: int) -> tuple[int, int, Any, Any, int]:
         """Carry out the legal action of id ``action_id`` and return the engine's
-        record of it (``_engine.Game.record``: what an adapter's history needs)."""
-        game = self._usable()
-        self.touched()
+        record of it (``_engine.Game.record``: what an adapter's history needs,
+        and the seat to decide next, -1 once the game is over)."""
+        # _usable() and touched(), inlined: an adapter's step.
+        if self._broken is not None:
+            raise PluginError(f"this playout is unusable: {self._broken}")
+        game = self._game
+        self._stale = True
+        self._legal = self._ids = None
+        self._read = None
         try:
             return game.record(action_id)  # type: ignore[no-any-return]
         except ValueError:  # not legal here: refused before anything changed
@@ -234,6 +254,12 @@ class NativeGame:
                 f"{type(exc).__name__} while action id {action_id} was carried out: {exc}"
             )
             raise
+
+    def legal_sorted(self) -> list[int]:
+        """The legal ids in increasing order (OpenSpiel's), a new list each call."""
+        if self._broken is not None:
+            raise PluginError(f"this playout is unusable: {self._broken}")
+        return self._game.legal_sorted()  # type: ignore[no-any-return]
 
     def _step(self, game: Any, action_id: int) -> None:
         # touched(), inlined: the hot path of apply and apply_id.

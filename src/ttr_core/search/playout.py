@@ -23,6 +23,7 @@ from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
 from ttr_core.model.scores import FinalScores
 from ttr_core.model.state import GameState, PendingKind, check_state
+from ttr_core.native.engine import deals as native_deals
 from ttr_core.native.engine import engine_choice
 from ttr_core.native.engine import loaded as native_loaded
 from ttr_core.rules.action_ids import action_from_id, ids_of_listed, rules_space
@@ -114,6 +115,25 @@ class Playout:
         errors); ``engine`` as for :class:`Playout`."""
         engine_choice(engine)  # a bad engine is refused before the game is set up
         return cls(new_game(map, players, seed, variants, options, tickets), engine)
+
+    @classmethod
+    def deal_like(cls, template: GameState, seed: int, engine: str | None = None) -> Playout:
+        """A new game of ``template``'s configuration (board, players, variants,
+        options) seeded ``seed``: the game ``new_game`` sets up, dealt by the
+        compiled engine itself when it plays the game and deals as ``new_game``
+        does (no frozen state made until one is asked for), else by
+        :func:`new_game`. ``engine`` as for :class:`Playout`."""
+        chosen = engine_choice(engine)
+        if not isinstance(template, GameState):
+            raise ArgumentError(f"template must be a GameState, not {type(template).__name__}")
+        if type(seed) is not int:
+            raise ArgumentError(f"seed must be an int, not {show(seed)}")
+        rules = template.rules
+        if chosen != "python" and 0 <= seed < 1 << 256 and native_deals(rules):
+            return cls(template, cast(Any, NativeGame.dealt(template, seed)))
+        options = {variant: dict(values) for variant, values in rules.options}
+        state = new_game(template.board, len(template.players), seed, rules.variants, options)
+        return cls(state, engine)
 
     @property
     def engine(self) -> str:
