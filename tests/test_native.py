@@ -932,3 +932,48 @@ def test_deal_like_refuses_junk(junk: Any) -> None:
         Playout.deal_like(junk, 3)  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match="engine"):
         Playout.deal_like(ny, 3, engine="fast")
+
+
+#: Games of random agents whose decisions meet every loophole a simulation counts
+#: (found by playing: USA 5p seed 43 has a seat with only Pass).
+SIMULATED = [
+    ("usa", 5, None, (0, 18, 43)),
+    ("newyork", 4, None, (9, 49)),
+    ("amsterdam", 4, None, (21, 52)),
+    ("europe", 3, ["tunnels", "stations", "ferries"], (1, 2)),
+    ("nederland", 2, ["tolls", "neutral"], (3, 4)),
+]
+
+
+def test_a_simulations_random_agents_play_the_same_games_on_both_engines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from collections import Counter
+
+    from ttr_core.agents import RandomAgent
+    from ttr_core.simulation.games import LOOPHOLES, SimulationError, play_game
+
+    met: Counter[str] = Counter()
+    for map, players, variants, seeds in SIMULATED:
+        for seed in seeds:
+            state = ttr_core.new_game(map, players, seed=seed, variants=variants)
+            agents = [RandomAgent()] * players
+            assert Playout(state).engine == "native"
+            native_game = play_game(state, agents, seed)
+            short = play_game(state, agents, seed, keep_history=False)
+            with monkeypatch.context() as python:
+                python.setenv("TTR_CORE_ENGINE", "python")
+                assert Playout(state).engine == "python"
+                python_game = play_game(state, agents, seed)
+                with pytest.raises(SimulationError, match="did not end within 30 actions"):
+                    play_game(state, agents, seed, max_actions=30)
+            assert native_game == python_game  # state, scores, actions, history, loopholes
+            assert short.history == () and short.state == python_game.state
+            assert short.loopholes == python_game.loopholes
+            with pytest.raises(SimulationError, match="did not end within 30 actions"):
+                play_game(state, agents, seed, max_actions=30)
+            exact = native_game.actions  # the limit reached by the last action: refused
+            with pytest.raises(SimulationError, match=f"did not end within {exact} actions"):
+                play_game(state, agents, seed, max_actions=exact)
+            met.update(python_game.loopholes)
+    assert set(met) == set(LOOPHOLES) - {"stalemate"}

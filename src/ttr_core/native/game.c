@@ -694,18 +694,42 @@ static PyObject *game_returns(GameObject *self, PyObject *unused) {
     return out;
 }
 
+/* The loopholes play_agents counts per decision, in ttr_core.simulation's order of
+ * LOOPHOLES: only_pass, e3_guard, deck_empty, supply_empty, tickets_empty. */
+#define NLOOPHOLES 5
+
+static void count_loopholes(GameObject *self, long *seen) {
+    State *s = &self->s;
+    ConfigObject *c = self->config;
+    if (s->nlegal == 1 && self->legal[0] == c->slots + 2) seen[0]++; /* only Pass */
+    int wilds = 0;
+    for (int i = 0; i < c->slots; i++) wilds += s->display[i] == c->wild;
+    if (wilds > c->max_wilds) seen[1]++;
+    if (s->deck_len == 0) {
+        seen[2]++;
+        int any = 0;
+        for (int k = 0; k < c->kinds; k++) any |= s->discard[k];
+        if (!any) seen[3]++;
+    }
+    if (s->tdeck_len == 0 && s->tpile_len == 0) seen[4]++;
+}
+
 /* Random choices, as random_playout makes them with `t`, until the game ends
  * or `most` actions were applied; the actions applied, or -1 with an
- * exception set. With `record`, each action goes to *buf (grown as needed)
- * as id << 3 | seat, and the offer of each ticket choice to `offers`. */
-static long play_loop(GameObject *self, Twister *t, long most, int record, int32_t **buf,
-                      long *cap, PyObject *offers) {
+ * exception set. With `per_seat`, t[seat] makes the choices of each seat (a
+ * simulation's agents), and `seen` (unless NULL) counts each decision's
+ * loopholes. With `record`, each action goes to *buf (grown as needed) as
+ * id << 3 | seat, and the offer of each ticket choice to `offers`. */
+static long play_loop(GameObject *self, Twister *t, int per_seat, long *seen, long most,
+                      int record, int32_t **buf, long *cap, PyObject *offers) {
     State *s = &self->s;
     long done = 0;
     while (s->kind != K_NONE && done < most) {
         if (s->nlegal < 0) list_legal(self);
+        if (seen) count_loopholes(self, seen);
         int n = s->nlegal;
-        int id = n > 1 ? self->legal[below(t, n)] : self->legal[0];
+        Twister *chooser = per_seat ? &t[s->player] : t;
+        int id = n > 1 ? self->legal[below(chooser, n)] : self->legal[0];
         if (record) {
             if (done >= *cap) {
                 long grown = *cap ? *cap * 2 : 256;
@@ -730,6 +754,50 @@ static long play_loop(GameObject *self, Twister *t, long most, int record, int32
     return done;
 }
 
+/* The actions of a loop as (bytes of int32 id << 3 | seat, offers), or NULL. */
+static PyObject *recorded(int32_t *buf, long done, PyObject *offers) {
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)(sizeof(int32_t) * done));
+    if (!bytes) return NULL;
+    return Py_BuildValue("(NO)", bytes, offers);
+}
+
+/* play_agents(keys, max_actions, record): a simulation's game of random agents,
+ * each seat choosing with a twister of its own seeded from keys[seat] (as
+ * random.Random(seed) seeds one: the seed's 32-bit words), as
+ * ttr_core.agents.uniform_choice chooses. Returns (actions applied, the
+ * loopholes met (counts per decision, NLOOPHOLES), the actions and offers as
+ * play_seeded gives them, or None unless `record`). */
+static PyObject *game_play_agents(GameObject *self, PyObject *args) {
+    PyObject *keys;
+    long most;
+    int record;
+    if (!PyArg_ParseTuple(args, "O!lp", &PyTuple_Type, &keys, &most, &record)) return NULL;
+    if (check_usable(self) < 0) return NULL;
+    int n = self->config->players;
+    if (PyTuple_GET_SIZE(keys) != n) {
+        PyErr_SetString(PyExc_ValueError, "one key per seat");
+        return NULL;
+    }
+    Twister *t = PyMem_Malloc(sizeof(Twister) * (size_t)n);
+    if (!t) return PyErr_NoMemory();
+    for (int p = 0; p < n; p++)
+        if (twister_from_key(PyTuple_GET_ITEM(keys, p), &t[p]) < 0) {
+            PyMem_Free(t);
+            return NULL;
+        }
+    PyObject *offers = record ? PyList_New(0) : NULL;
+    long seen[NLOOPHOLES] = {0}, cap = 0;
+    int32_t *buf = NULL;
+    long done = record && !offers ? -1 : play_loop(self, t, 1, seen, most, record, &buf, &cap, offers);
+    PyMem_Free(t);
+    PyObject *actions = NULL;
+    if (done >= 0) actions = record ? recorded(buf, done, offers) : (Py_INCREF(Py_None), Py_None);
+    PyMem_Free(buf);
+    Py_XDECREF(offers);
+    if (!actions) return NULL;
+    return Py_BuildValue("(l(lllll)N)", done, seen[0], seen[1], seen[2], seen[3], seen[4], actions);
+}
+
 /* play(twister_state, max_actions, history, offers): random choices with a
  * twister in the state random.Random.getstate() gives (its 625 words), until
  * the game ends or max_actions were applied. Returns (actions applied, the
@@ -744,7 +812,7 @@ static PyObject *game_play(GameObject *self, PyObject *args) {
     if (check_usable(self) < 0 || twister_read(state, &t) < 0) return NULL;
     int32_t *buf = NULL;
     long cap = 0;
-    long done = play_loop(self, &t, most, 1, &buf, &cap, offers);
+    long done = play_loop(self, &t, 0, NULL, most, 1, &buf, &cap, offers);
     for (long i = 0; done > 0 && i < done; i++) {
         PyObject *v = PyLong_FromLong(buf[i]);
         if (!v || PyList_Append(history, v) < 0) { Py_XDECREF(v); done = -1; break; }
@@ -772,7 +840,7 @@ static PyObject *game_play_seeded(GameObject *self, PyObject *args) {
     if (record && !(offers = PyList_New(0))) return NULL;
     int32_t *buf = NULL;
     long cap = 0;
-    long done = play_loop(self, &t, most, record, &buf, &cap, offers);
+    long done = play_loop(self, &t, 0, NULL, most, record, &buf, &cap, offers);
     if (done < 0) {
         PyMem_Free(buf);
         Py_XDECREF(offers);
@@ -816,6 +884,7 @@ static PyMethodDef game_methods[] = {
     {"legal_sorted", (PyCFunction)game_legal_sorted, METH_NOARGS, "The legal ids, sorted, as a new list."},
     {"apply", (PyCFunction)game_apply, METH_O, "Carry out a legal action id."},
     {"returns", (PyCFunction)game_returns, METH_NOARGS, "Each seat's zero-sum result."},
+    {"play_agents", (PyCFunction)game_play_agents, METH_VARARGS, "A simulation's game of random agents."},
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
     {"scores", (PyCFunction)game_scores, METH_NOARGS, "(totals, completed tickets, winners)."},
     {"play", (PyCFunction)game_play, METH_VARARGS, "Random choices as random_playout makes them."},

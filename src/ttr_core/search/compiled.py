@@ -307,8 +307,37 @@ class NativeGame:
         except BaseException as exc:
             self._broken = f"{type(exc).__name__} during a random playout: {exc}"
             raise
+        return self._actions_of(entries, offers)
+
+    def play_agents(
+        self, seeds: Sequence[int], max_actions: int, record: bool
+    ) -> tuple[int, tuple[int, ...], list[Action] | None]:
+        """A simulation's game of random agents, played on to its end or
+        ``max_actions`` actions: seat ``s`` chooses as
+        :func:`ttr_core.agents.uniform_choice` does with
+        ``random.Random(seeds[s])`` (seeds of at most 64 words). Returns the
+        actions applied, the decisions taken in each loophole
+        (``only_pass``, ``e3_guard``, ``deck_empty``, ``supply_empty``,
+        ``tickets_empty``: counted as :func:`ttr_core.simulation.state_loopholes`
+        names them) and, with ``record``, the actions."""
+        game = self._usable()
+        self.touched()
+        keys = tuple(key_words(seed) for seed in seeds)
+        try:
+            done, seen, data = game.play_agents(keys, max_actions, record)
+        except BaseException as exc:
+            self._broken = f"{type(exc).__name__} during a simulated game: {exc}"
+            raise
+        if data is None:
+            return done, seen, None
+        entries, offers = data
+        return done, seen, self._actions_of(memoryview(entries).cast("i"), offers)
+
+    def _actions_of(self, entries: Sequence[int], offers: Sequence[Any]) -> list[Action]:
+        """The actions of the engine's record of a loop (``id << 3 | seat`` each,
+        and the offer of each ticket choice), as the kernel's action objects."""
         actions = self._prepared.actions
-        config = game.config
+        config = self._game.config
         keep_base, core_ids = config.keep_base, config.core_ids
         offer = iter(offers)
         played: list[Action] = []

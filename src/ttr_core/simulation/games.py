@@ -184,7 +184,14 @@ def play_game(
     # An agent whose act is RandomAgent's reads no view, so none is built for
     # it: its choice is RandomAgent.act's (uniform_choice), from its generator.
     viewless = [_reads_no_view(agent) for agent in agents]
-    playout = Playout(state, engine="python")  # read in place: the Python kernel's Work
+    if all(viewless):
+        # Random agents alone: the compiled engine plays the game when it can,
+        # the seats' choices and the loopholes counted in C (the same games).
+        playout = Playout(state)
+        if playout.engine == "native":
+            return _play_natively(playout, seed, len(agents), keep_history, max_actions)
+    else:
+        playout = Playout(state, engine="python")
     work = playout._work  # the failure states are read off the working state
     history: list[Action] = []
     met: Counter[str] = Counter()
@@ -214,6 +221,26 @@ def play_game(
         current = playout.current_player
     final = playout.snapshot()
     return PlayedGame(final, final_scores(final), steps, tuple(history), dict(met))
+
+
+#: The loopholes the compiled engine counts, in its order (``play_agents``).
+_NATIVE_LOOPHOLES = ("only_pass", "e3_guard", "deck_empty", "supply_empty", "tickets_empty")
+
+
+def _play_natively(
+    playout: Playout, seed: int, seats: int, keep_history: bool, max_actions: int
+) -> PlayedGame:
+    """:func:`play_game` of random agents on the compiled engine: each seat's
+    generator seeded as the Python loop seeds it, the same choices
+    (``uniform_choice``), the same loopholes counted."""
+    compiled = playout._compiled()
+    seeds = [_derive("agent", seed, seat) for seat in range(seats)]
+    done, seen, history = compiled.play_agents(seeds, max_actions, keep_history)
+    if done >= max_actions:  # as the Python loop: its last action was the limit's
+        raise SimulationError(f"the game did not end within {max_actions} actions")
+    met = {name: count for name, count in zip(_NATIVE_LOOPHOLES, seen, strict=True) if count}
+    final = playout.snapshot()
+    return PlayedGame(final, final_scores(final), done, tuple(history or ()), met)
 
 
 def _reads_no_view(agent: Agent) -> bool:
