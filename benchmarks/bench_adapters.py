@@ -24,6 +24,14 @@ one warm-up game and reports the best of ``--repeat`` runs:
 - ``openspiel-obs``: the same, plus one ``observation_tensor()`` of the seat
   to move every step (what an agent reading its observation does).
 
+By instructions (``valgrind --tool=callgrind``, noise-free), the two engines
+side by side: each row a process playing ``--games`` games minus the same
+process playing none (both warmed up by one game), on the Python kernel
+(``TTR_CORE_ENGINE=python``, what every adapter played before the compiled
+engine) and on the compiled engine, and their ratio::
+
+    python benchmarks/bench_adapters.py --callgrind --games 10 --config newyork:2
+
 Side by side with another version, on the same machine in one run:
 
     python benchmarks/bench_adapters.py --against c0df616
@@ -38,10 +46,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from functools import partial
@@ -171,6 +181,53 @@ def against(
                 )
 
 
+def _instructions(adapter: str, config: str, games: int, engine: str) -> tuple[int, int]:
+    """Instructions and steps of ``games`` games of ``adapter`` on ``engine``,
+    less a process playing none (each in its own process, under callgrind)."""
+    found = []
+    for count in (games, 0):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "callgrind.out"
+            command = [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                __file__,
+                "--json",
+                "--games",
+                str(count),
+                "--adapter",
+                adapter,
+                "--config",
+                config,
+            ]
+            env = dict(os.environ, PYTHONHASHSEED="0", TTR_CORE_ENGINE=engine)
+            done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+            steps = json.loads(done.stdout.strip().splitlines()[-1])["steps"]
+            for line in out.read_text().splitlines():
+                if line.startswith(("summary:", "totals:")):
+                    found.append((int(line.split()[1]), steps))
+                    break
+    return found[0][0] - found[1][0], found[0][1]
+
+
+def callgrind(adapters: Sequence[str], configs: Sequence[str], games: int) -> None:
+    """Print instructions per step on both engines and their ratio."""
+    print(f"instructions per step, {games} games")
+    print(f"{'adapter':<14} {'config':<16} {'python':>10} {'native':>10} {'ratio':>7}")
+    for adapter in adapters:
+        for config in configs:
+            per = {}
+            for engine in ("python", "native"):
+                spent, steps = _instructions(adapter, config, games, engine)
+                per[engine] = spent / steps
+            print(
+                f"{adapter:<14} {config:<16} {per['python'] / 1000:>9.1f}k "
+                f"{per['native'] / 1000:>9.1f}k {per['python'] / per['native']:>6.2f}x"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="games per run (default 50)")
@@ -189,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", metavar="REV", help="compare with git revision REV, side by side"
     )
+    parser.add_argument(
+        "--callgrind", action="store_true", help="instructions per step on both engines"
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     configs = args.config or list(DEFAULT_CONFIGS)
@@ -196,12 +256,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         against(args.against, adapters, configs, args.games, args.repeat)
         return 0
+    if args.callgrind:
+        callgrind(adapters, configs, args.games)
+        return 0
     if args.json:
         ((adapter,), (config,)) = adapters, configs
         map_name, players, variants = parse_config(config)
         RUNNERS[adapter](map_name, players, 1, 10**6, variants)  # warm-up
         seconds, steps = RUNNERS[adapter](map_name, players, args.games, 0, variants)
-        print(json.dumps({"steps_per_second": steps / seconds, "steps": steps}))
+        rate = steps / seconds if steps else 0.0
+        print(json.dumps({"steps_per_second": rate, "steps": steps}))
         return 0
     print(
         f"ttr-core {ttr_core.__version__}, Python {platform.python_version()}, {platform.machine()}"

@@ -500,6 +500,52 @@ def test_the_engines_shuffle_seed_is_the_kernels_generator() -> None:
     assert native.key_words(0) == (0,) and native.key_words(-(2**32) - 5) == (5, 1)
 
 
+def test_the_engines_sha512_is_hashlibs() -> None:
+    import hashlib
+
+    from ttr_core.native import _engine
+
+    assert _engine is not None
+    chooser = random.Random(5)
+    for size in [*range(0, 300), 1000, 4096]:  # every padding case, one and more blocks
+        data = chooser.randbytes(size)
+        assert _engine.sha512(data) == hashlib.sha512(data).digest(), size
+
+
+@pytest.mark.parametrize("seed", [0, 7, 10**30, 2**256 - 1])
+def test_the_engine_seeds_its_shuffles_as_the_python_reference_does(seed: int) -> None:
+    # The engine makes each shuffle's seed itself (the text, its SHA-512) from the
+    # game's seed; given shuffle_seed, the Python reference, it shuffles the same.
+    from functools import partial
+
+    from ttr_core.native import _engine
+
+    assert _engine is not None
+    config = native.prepared(ttr_core.new_game("newyork", 2, seed=0).rules).config
+    shuffles = 0
+    for game in range(10):  # until a game has shuffled the discard pile in
+        own = _engine.Game(config, seed)
+        reference = _engine.Game(config, partial(native.shuffle_seed, seed))
+        own.deal(seed)
+        reference.deal(partial(native.shuffle_seed, seed))
+        chooser = random.Random(game)
+        while not own.over:
+            assert own.export() == reference.export()
+            ids = own.legal()
+            choice = ids[chooser.randrange(len(ids))]
+            own.apply(choice)
+            reference.apply(choice)
+        assert own.export() == reference.export()
+        shuffles = own.export()[0][15]  # the deal's two, then the discard pile's
+        if shuffles > 2:
+            break
+    assert shuffles > 2
+    assert (
+        ttr_core.new_game("newyork", 2, seed=seed)
+        == Playout.deal_like(ttr_core.new_game("newyork", 2, seed=0), seed).snapshot()
+    )
+
+
 @pytest.mark.parametrize("seed", [0, 7, -3, 2**40 + 1, 10**700])
 def test_play_random_makes_random_randoms_choices_whichever_way_it_is_seeded(seed: int) -> None:
     state = ttr_core.new_game("usa", 3, seed=4)

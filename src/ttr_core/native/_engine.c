@@ -130,8 +130,21 @@ done:
     return ended;
 }
 
+/* sha512(data): the engine's SHA-512 of a bytes object (what its shuffles seed
+ * from; the tests compare it with hashlib's). */
+static PyObject *sha512_digest(PyObject *module, PyObject *data) {
+    if (!PyBytes_Check(data)) {
+        PyErr_SetString(PyExc_TypeError, "sha512 takes bytes");
+        return NULL;
+    }
+    unsigned char out[64];
+    ttr_sha512((const unsigned char *)PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data), out);
+    return PyBytes_FromStringAndSize((const char *)out, 64);
+}
+
 static PyMethodDef engine_functions[] = {
     {"step_batch", (PyCFunction)step_batch, METH_VARARGS, "Step many games by action ids."},
+    {"sha512", (PyCFunction)sha512_digest, METH_O, "The engine's SHA-512 of bytes."},
     {NULL},
 };
 

@@ -204,6 +204,7 @@ int read_ints(PyObject *seq, long *out, Py_ssize_t most, Py_ssize_t *n);
 
 /* twister.c */
 int below(Twister *t, int n);
+void ttr_sha512(const unsigned char *data, size_t len, unsigned char out[64]);
 void twister_seed(Twister *t, const uint32_t *key, int n);
 int twister_from_key(PyObject *words, Twister *t);
 int twister_read(PyObject *state, Twister *t);

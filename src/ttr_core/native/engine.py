@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from functools import partial
 from typing import Any
 
 from ttr_core import native as _package
@@ -383,8 +382,9 @@ def shuffle_seed(seed: int, number: int) -> bytes:
     """What shuffle ``number`` of the game seeded ``seed`` seeds its generator
     with, as an integer's big-endian bytes: :func:`~ttr_core.rules.kernel.work.shuffler`
     seeds ``random.Random`` with a string, which Python turns into the integer
-    of its bytes followed by their SHA-512 (the compiled engine takes the
-    integer's 32-bit words from these bytes)."""
+    of its bytes followed by their SHA-512. The compiled engine makes these
+    bytes itself, in C, from the game's seed; this is the reference its tests
+    compare it with (a ``Game`` given this function of the number uses it)."""
     text = SHUFFLE_SEED.format(seed=seed, number=number).encode()
     return text + hashlib.sha512(text).digest()
 
@@ -420,7 +420,8 @@ def _loaded(state: GameState, play: Prepared) -> Any:
     if why is not None:
         return why
     assert _package._engine is not None
-    game = _package._engine.Game(play.config, partial(shuffle_seed, state.seed))
+    # The seed: the engine makes each shuffle's seed from it (SHUFFLE_SEED, SHA-512) in C.
+    game = _package._engine.Game(play.config, state.seed)
     try:
         variants = play_part(play, state)
     except (AttributeError, TypeError, ValueError, KeyError, IndexError, TtrError):
@@ -531,7 +532,7 @@ def dealt(rules: GameRules, seed: int) -> Any:
 def deal(game: Any, seed: int) -> None:
     """Deal ``game`` (a compiled ``Game`` of rules :func:`deals` accepts) a new game
     seeded ``seed`` (an int from 0 to ``2**256 - 1``): ``new_game``'s deal."""
-    game.deal(partial(shuffle_seed, seed))
+    game.deal(seed)
 
 
 def publish(game: Any, base: GameState) -> GameState:

@@ -608,7 +608,19 @@ static PyObject *game_record(GameObject *self, PyObject *arg) {
         if (!after) { Py_DECREF(fact); return NULL; }
     }
     /* the seat to decide now, -1 once the game is over */
-    return Py_BuildValue("(iiNNi)", seat, kind, fact, after, s->kind == K_NONE ? -1 : (int)s->player);
+    PyObject *out = PyTuple_New(5), *who = PyLong_FromLong(seat), *what = PyLong_FromLong(kind);
+    PyObject *next = PyLong_FromLong(s->kind == K_NONE ? -1 : s->player);
+    if (!out || !who || !what || !next) {
+        Py_XDECREF(out); Py_XDECREF(who); Py_XDECREF(what); Py_XDECREF(next);
+        Py_DECREF(fact); Py_DECREF(after);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, who);
+    PyTuple_SET_ITEM(out, 1, what);
+    PyTuple_SET_ITEM(out, 2, fact);
+    PyTuple_SET_ITEM(out, 3, after);
+    PyTuple_SET_ITEM(out, 4, next);
+    return out;
 }
 
 static PyObject *game_apply(GameObject *self, PyObject *arg) {
@@ -853,6 +865,19 @@ static PyObject *game_play_seeded(GameObject *self, PyObject *args) {
     return Py_BuildValue("(lNN)", done, bytes, offers);
 }
 
+/* hands(): each seat's hand as card counts (a new game's: what it was dealt). */
+static PyObject *game_hands(GameObject *self, PyObject *unused) {
+    if (check_usable(self) < 0) return NULL;
+    int n = self->config->players;
+    PyObject *out = PyTuple_New(n);
+    for (int p = 0; out && p < n; p++) {
+        PyObject *hand = ints_tuple_u8(self->s.seats[p].counts, self->config->kinds);
+        if (!hand) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, p, hand);
+    }
+    return out;
+}
+
 static PyObject *game_player(GameObject *self, void *closure) {
     if (self->s.kind == K_NONE) Py_RETURN_NONE;
     return PyLong_FromLong(self->s.player);
@@ -884,6 +909,7 @@ static PyMethodDef game_methods[] = {
     {"legal_sorted", (PyCFunction)game_legal_sorted, METH_NOARGS, "The legal ids, sorted, as a new list."},
     {"apply", (PyCFunction)game_apply, METH_O, "Carry out a legal action id."},
     {"returns", (PyCFunction)game_returns, METH_NOARGS, "Each seat's zero-sum result."},
+    {"hands", (PyCFunction)game_hands, METH_NOARGS, "Each seat's hand as card counts."},
     {"play_agents", (PyCFunction)game_play_agents, METH_VARARGS, "A simulation's game of random agents."},
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
     {"scores", (PyCFunction)game_scores, METH_NOARGS, "(totals, completed tickets, winners)."},

@@ -4,12 +4,32 @@
 /* ---------------------------------------------------------------- rules */
 
 
-/* Shuffle `cards` (n of them) as shuffle number s->shuffles of the Python
- * kernel does (random.Random(f"ttr-core:{seed}:{n}").shuffle): the key of
- * that generator from Python (the SHA-512 of the string), the shuffle here;
- * the count goes up. -1 with an exception set on failure. */
-int shuffle_ints(GameObject *g, int *cards, int n) {
-    /* the seed as an integer's big-endian bytes (its string and their SHA-512) */
+/* The bytes of shuffle number s->shuffles's seed into buf[0..*len) (at most
+ * 4 * 64): the text f"ttr-core:{seed}:{number}" (SHUFFLE_SEED of
+ * ttr_core.rules.kernel.work) followed by its SHA-512, which random.Random
+ * seeds itself with as one integer. g->shuffle is the game's seed (an int,
+ * turned into the text's start at the first shuffle), that start (bytes), or
+ * a function of the number giving the bytes. -1 with an exception set. */
+static int shuffle_key(GameObject *g, unsigned char *buf, Py_ssize_t *len) {
+    if (PyLong_CheckExact(g->shuffle)) {
+        PyObject *text = PyUnicode_FromFormat("ttr-core:%S:", g->shuffle);
+        PyObject *start = text ? PyUnicode_AsUTF8String(text) : NULL;
+        Py_XDECREF(text);
+        if (!start) return -1;
+        Py_SETREF(g->shuffle, start);
+    }
+    if (PyBytes_CheckExact(g->shuffle)) {
+        Py_ssize_t n = PyBytes_GET_SIZE(g->shuffle);
+        if (n > 4 * 64 - 64 - 12) {
+            PyErr_SetString(PyExc_ValueError, "a seed longer than the engine shuffles with");
+            return -1;
+        }
+        memcpy(buf, PyBytes_AS_STRING(g->shuffle), (size_t)n);
+        n += snprintf((char *)buf + n, 12, "%d", (int)g->s.shuffles);
+        ttr_sha512(buf, (size_t)n, buf + n);
+        *len = n + 64;
+        return 0;
+    }
     PyObject *data = PyObject_CallFunction(g->shuffle, "i", g->s.shuffles);
     if (!data) return -1;
     if (!PyBytes_Check(data) || PyBytes_GET_SIZE(data) > 4 * 64) {
@@ -17,14 +37,26 @@ int shuffle_ints(GameObject *g, int *cards, int n) {
         PyErr_SetString(PyExc_RuntimeError, "a shuffle's seed: up to 256 bytes");
         return -1;
     }
-    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(data);
-    Py_ssize_t len = PyBytes_GET_SIZE(data);
+    *len = PyBytes_GET_SIZE(data);
+    memcpy(buf, PyBytes_AS_STRING(data), (size_t)*len);
+    Py_DECREF(data);
+    return 0;
+}
+
+/* Shuffle `cards` (n of them) as shuffle number s->shuffles of the Python
+ * kernel does (random.Random(f"ttr-core:{seed}:{n}").shuffle); the count goes
+ * up. -1 with an exception set on failure. */
+int shuffle_ints(GameObject *g, int *cards, int n) {
+    /* the seed as an integer's big-endian bytes (its string and their SHA-512) */
+    unsigned char data[4 * 64];
+    Py_ssize_t len;
+    if (shuffle_key(g, data, &len) < 0) return -1;
+    const unsigned char *b = data;
     while (len > 0 && b[0] == 0) { b++; len--; } /* abs(a)'s words: no leading zero */
     uint32_t key[64] = {0};
     int words = len ? (int)((len + 3) / 4) : 1;
     for (Py_ssize_t i = 0; i < len; i++) /* byte i from the end is bits 8i.. */
         key[i / 4] |= (uint32_t)b[len - 1 - i] << (8 * (i % 4));
-    Py_DECREF(data);
     Twister t;
     twister_seed(&t, key, words);
     for (int i = n - 1; i >= 1; i--) { /* random.shuffle */

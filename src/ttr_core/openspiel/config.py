@@ -13,6 +13,7 @@ from ttr_core.errors import ArgumentError
 from ttr_core.hooks.resolve import game_rules, resolve_variants
 from ttr_core.model.board import Board
 from ttr_core.observation import observation_encoder
+from ttr_core.openspiel.core import CHANCE_OUTCOMES, _max_game_length
 from ttr_core.openspiel.deps import pyspiel
 from ttr_core.openspiel.tensors import _Recall
 from ttr_core.rules.action_ids import (
@@ -88,6 +89,8 @@ def _parse_variants(text: object) -> tuple[str, ...] | None:
 def _parse_options(text: object) -> dict[str, dict[str, Any]]:
     if not isinstance(text, str):
         raise ArgumentError(f"parameter 'options' must be a JSON string, not {text!r}")
+    if text == "{}":  # the default, given with every load: no parse
+        return {}
     try:
         options = json.loads(text)
     except ValueError as exc:
@@ -116,7 +119,7 @@ class _Config:
     and built once per configuration (``pyspiel.load_game`` is called once a
     seed by many drivers), kept on the board. Never changed once built."""
 
-    __slots__ = ("encoder", "recall", "rules", "space", "template")
+    __slots__ = ("encoder", "game_type", "info", "recall", "rules", "space", "template")
 
     def __init__(
         self,
@@ -138,3 +141,29 @@ class _Config:
         self.space = rules_space(rules)
         self.encoder = observation_encoder(board, players, names, given)
         self.recall = _Recall(board, players)
+        # pyspiel's descriptions of the game, made once (pybind11 objects, never changed).
+        self.game_type = pyspiel.GameType(
+            short_name=SHORT_NAME,
+            long_name=GAME_TYPE.long_name,
+            dynamics=GAME_TYPE.dynamics,
+            chance_mode=GAME_TYPE.chance_mode,
+            information=GAME_TYPE.information,
+            utility=GAME_TYPE.utility,
+            reward_model=GAME_TYPE.reward_model,
+            max_num_players=board.rules.max_players,
+            min_num_players=board.rules.min_players,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification=dict(PARAMETERS),
+        )
+        self.info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.size,
+            max_chance_outcomes=CHANCE_OUTCOMES,
+            num_players=players,
+            min_utility=-1.0 / (players - 1),
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=_max_game_length(board, players),
+        )

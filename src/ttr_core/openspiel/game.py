@@ -35,7 +35,6 @@ from ttr_core.openspiel.core import (
     SEED_BYTES,
     _Core,
     _mask,
-    _max_game_length,
 )
 from ttr_core.openspiel.tensors import _recall_vector
 from ttr_core.openspiel.texts import action_text, information_text, state_text, view_text
@@ -96,32 +95,7 @@ class TtrGame(pyspiel.Game):  # type: ignore[misc]
         self._template = config.template
         #: The layout of the information state's history part (history_features).
         self.recall = config.recall
-        game_type = pyspiel.GameType(
-            short_name=SHORT_NAME,
-            long_name=GAME_TYPE.long_name,
-            dynamics=GAME_TYPE.dynamics,
-            chance_mode=GAME_TYPE.chance_mode,
-            information=GAME_TYPE.information,
-            utility=GAME_TYPE.utility,
-            reward_model=GAME_TYPE.reward_model,
-            max_num_players=board.rules.max_players,
-            min_num_players=board.rules.min_players,
-            provides_information_state_string=True,
-            provides_information_state_tensor=True,
-            provides_observation_string=True,
-            provides_observation_tensor=True,
-            parameter_specification=dict(PARAMETERS),
-        )
-        info = pyspiel.GameInfo(
-            num_distinct_actions=config.space.size,
-            max_chance_outcomes=CHANCE_OUTCOMES,
-            num_players=players,
-            min_utility=-1.0 / (players - 1),
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=_max_game_length(board, players),
-        )
-        super().__init__(game_type, info, given)
+        super().__init__(config.game_type, config.info, given)
 
     def _new_core(self, seed: int, seed_bytes: tuple[int, ...] = ()) -> _Core:
         """The core of the game dealt for ``seed`` (by the compiled engine when it

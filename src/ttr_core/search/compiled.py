@@ -60,7 +60,7 @@ class NativeGame:
 
     def starting_hands(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's hand, as card counts (what a new game dealt them)."""
-        return tuple(seat[0] for seat in self._usable().export()[1])
+        return self._usable().hands()  # type: ignore[no-any-return]
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and copied) as its position: the compiled state is rebuilt from it.
