@@ -28,7 +28,9 @@ By instructions (``valgrind --tool=callgrind``, noise-free), the two engines
 side by side: each row a process playing ``--games`` games minus the same
 process playing none (both warmed up by one game), on the Python kernel
 (``TTR_CORE_ENGINE=python``, what every adapter played before the compiled
-engine) and on the compiled engine, and their ratio::
+engine) and on the compiled engine, and their ratio (the cyclic garbage
+collector off in both processes after the warm-up, so that a collection
+landing in one of them does not count as the games')::
 
     python benchmarks/bench_adapters.py --callgrind --games 10 --config newyork:2
 
@@ -45,20 +47,20 @@ working tree. The approach is ``bench_playouts.py``'s.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sidebyside import ROOT, interleaved, old_tree, parse_config, tree_env
+from sidebyside import ROOT, callgrind, interleaved, old_tree, parse_config, tree_env
 
 import ttr_core
 
@@ -186,33 +188,14 @@ def _instructions(adapter: str, config: str, games: int, engine: str) -> tuple[i
     less a process playing none (each in its own process, under callgrind)."""
     found = []
     for count in (games, 0):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp) / "callgrind.out"
-            command = [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={out}",
-                sys.executable,
-                __file__,
-                "--json",
-                "--games",
-                str(count),
-                "--adapter",
-                adapter,
-                "--config",
-                config,
-            ]
-            env = dict(os.environ, PYTHONHASHSEED="0", TTR_CORE_ENGINE=engine)
-            done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
-            steps = json.loads(done.stdout.strip().splitlines()[-1])["steps"]
-            for line in out.read_text().splitlines():
-                if line.startswith(("summary:", "totals:")):
-                    found.append((int(line.split()[1]), steps))
-                    break
+        arguments = [__file__, "--json", "--no-gc", "--games", str(count)]
+        arguments += ["--adapter", adapter, "--config", config]
+        spent, output = callgrind(arguments, dict(os.environ, TTR_CORE_ENGINE=engine))
+        found.append((spent, json.loads(output.strip().splitlines()[-1])["steps"]))
     return found[0][0] - found[1][0], found[0][1]
 
 
-def callgrind(adapters: Sequence[str], configs: Sequence[str], games: int) -> None:
+def by_instructions(adapters: Sequence[str], configs: Sequence[str], games: int) -> None:
     """Print instructions per step on both engines and their ratio."""
     print(f"instructions per step, {games} games")
     print(f"{'adapter':<14} {'config':<16} {'python':>10} {'native':>10} {'ratio':>7}")
@@ -250,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         "--callgrind", action="store_true", help="instructions per step on both engines"
     )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--no-gc", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     configs = args.config or list(DEFAULT_CONFIGS)
     adapters = args.adapter or list(ADAPTERS)
@@ -257,12 +241,18 @@ def main(argv: list[str] | None = None) -> int:
         against(args.against, adapters, configs, args.games, args.repeat)
         return 0
     if args.callgrind:
-        callgrind(adapters, configs, args.games)
+        by_instructions(adapters, configs, args.games)
         return 0
     if args.json:
         ((adapter,), (config,)) = adapters, configs
         map_name, players, variants = parse_config(config)
         RUNNERS[adapter](map_name, players, 1, 10**6, variants)  # warm-up
+        if args.no_gc:
+            # Counted by callgrind as one process less another: a full collection
+            # (millions of instructions) landing in one of them but not the other
+            # would count as the games'. Both processes run without one.
+            gc.collect()
+            gc.disable()
         seconds, steps = RUNNERS[adapter](map_name, players, args.games, 0, variants)
         rate = steps / seconds if steps else 0.0
         print(json.dumps({"steps_per_second": rate, "steps": steps}))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -73,3 +74,23 @@ def interleaved(
             if result is not None:
                 results.append(result)
     return olds, news
+
+
+def callgrind(arguments: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """The instructions ``python arguments...`` runs under valgrind's callgrind
+    (noise-free, unlike wall time) and its standard output. ``PYTHONHASHSEED``
+    is fixed, so that two runs hash alike."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+        done = subprocess.run(
+            [*command, sys.executable, *arguments],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=dict(env, PYTHONHASHSEED="0"),
+        )
+        for line in out.read_text().splitlines():
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1]), done.stdout
+    raise RuntimeError("callgrind wrote no count")
