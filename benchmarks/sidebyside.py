@@ -79,7 +79,8 @@ def interleaved(
 def callgrind(arguments: list[str], env: dict[str, str]) -> tuple[int, str]:
     """The instructions ``python arguments...`` runs under valgrind's callgrind
     (noise-free, unlike wall time) and its standard output. ``PYTHONHASHSEED``
-    is fixed, so that two runs hash alike."""
+    is fixed, so that two runs hash alike, and NumPy's BLAS runs no threads of
+    its own (their waiting would count: millions of instructions a run)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
@@ -88,7 +89,7 @@ def callgrind(arguments: list[str], env: dict[str, str]) -> tuple[int, str]:
             check=True,
             capture_output=True,
             text=True,
-            env=dict(env, PYTHONHASHSEED="0"),
+            env=dict(env, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"),
         )
         for line in out.read_text().splitlines():
             if line.startswith(("summary:", "totals:")):
