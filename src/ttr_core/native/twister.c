@@ -71,17 +71,32 @@ void twister_seed(Twister *t, const uint32_t *key, int n) {
         twister_base_ready = 1;
     }
     memcpy(mt, twister_base, sizeof twister_base);
-    int i = 1, j = 0;
-    for (int k = 624 > n ? 624 : n; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-        if (j >= n) j = 0;
+    /* CPython's two loops, with the wrap of i (back to 1, mt[0] = mt[623])
+     * taken out of the loops: the first runs max(624, n) times from i = 1,
+     * the second 623 times from where the first stopped. A key of one word
+     * (any seed below 2**32: the usual) needs no index into it. */
+    int i = 1, k = 624 > n ? 624 : n;
+    if (n == 1) {
+        uint32_t word = key[0];
+        for (; i < 624; i++) mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + word;
+        mt[0] = mt[623];
+        mt[1] = (mt[1] ^ ((mt[0] ^ (mt[0] >> 30)) * 1664525U)) + word;
+        i = 2;
+    } else {
+        int j = 0;
+        for (; k; k--) {
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+            i++;
+            j++;
+            if (i >= 624) { mt[0] = mt[623]; i = 1; }
+            if (j >= n) j = 0;
+        }
     }
-    for (int k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
+    for (k = 623; k; k--) {
+        int run = 624 - i < k ? 624 - i : k; /* up to the wrap */
+        for (int end = i + run; i < end; i++)
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        k -= run - 1;
         if (i >= 624) { mt[0] = mt[623]; i = 1; }
     }
     mt[0] = 0x80000000U;
