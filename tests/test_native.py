@@ -938,6 +938,13 @@ def test_a_batch_step_takes_each_game_once_and_int64_ids() -> None:
     with pytest.raises(ValueError, match="wrong size"):
         native.step_batch(games._batch, actions.astype(numpy.float64), *arrays)
     assert games.states() == before
+    # Clones are games of their own in a batch (each taken once), stepped as the originals.
+    for _ in range(50):
+        clones = tuple(game.clone() for game in games._batch)
+        native.step_batch(clones, actions, *arrays)
+        assert [c.export() for c in clones] != [g.export() for g in games._batch]
+    native.step_batch(games._batch, actions, *arrays)
+    assert [c.export() for c in clones] == [g.export() for g in games._batch]
 
 
 @pytest.mark.parametrize(
@@ -1023,3 +1030,9 @@ def test_a_simulations_random_agents_play_the_same_games_on_both_engines(
                 play_game(state, agents, seed, max_actions=exact)
             met.update(python_game.loopholes)
     assert set(met) == set(LOOPHOLES) - {"stalemate"}
+    # The engine forced on a game it cannot play: the simulation says why.
+    with monkeypatch.context() as forced:
+        forced.setenv("TTR_CORE_ENGINE", "native")
+        shares = ttr_core.new_game("pennsylvania", 3, seed=1)
+        with pytest.raises(SimulationError, match="cannot run on the native engine"):
+            play_game(shares, [RandomAgent()] * 3, 1)

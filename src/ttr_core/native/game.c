@@ -644,9 +644,13 @@ static PyObject *game_clone(GameObject *self, PyObject *unused) {
     if (check_usable(self) < 0) return NULL;
     GameObject *twin = PyObject_New(GameObject, &GameType);
     if (!twin) return NULL;
+    /* PyObject_New leaves the fields as they were: each set before any use */
+    twin->config = NULL;
+    twin->shuffle = NULL;
+    twin->marked = 0; /* not in a batch being checked (step_batch) */
     twin->legal = PyMem_Malloc(sizeof(int32_t) * self->config->nids);
     if (!twin->legal) {
-        PyObject_Free(twin);
+        Py_DECREF(twin);
         return PyErr_NoMemory();
     }
     Py_INCREF(self->config);

@@ -187,7 +187,10 @@ def play_game(
     if all(viewless):
         # Random agents alone: the compiled engine plays the game when it can,
         # the seats' choices and the loopholes counted in C (the same games).
-        playout = Playout(state)
+        try:
+            playout = Playout(state)
+        except TtrError as exc:  # TTR_CORE_ENGINE=native, and the engine cannot play this game
+            raise SimulationError(str(exc)) from exc
         if playout.engine == "native":
             return _play_natively(playout, seed, len(agents), keep_history, max_actions)
     else:
