@@ -467,6 +467,38 @@ def test_the_kit_catches_a_native_declaration_that_is_not_what_the_variant_does(
             [NativeRule("route_tolls", per_route=(0,) * NY_ROUTES, key="bad")],
             "a record class",
         ),
+        (
+            [NativeRule("most_tickets", 1, views=(("bad.x", "asked"),))],
+            "most_tickets: views holds pairs (view key, number), the numbers of the kind: none",
+        ),
+        (
+            [NativeRule("regular_draws", views=(("bad.x", ["held"]),))],  # unhashable
+            "views holds pairs",
+        ),
+        (
+            [
+                NativeRule(
+                    "claim_tokens",
+                    per_route=(0,) * NY_ROUTES,
+                    key="bad",
+                    record=tuple,
+                    views=(("bad.x", "held"), ("bad.x", "supply")),
+                )
+            ],
+            "a view key named twice in views",
+        ),
+        (
+            [
+                NativeRule(
+                    "claim_tokens",
+                    per_route=(0,) * NY_ROUTES,
+                    key="bad",
+                    record=tuple,
+                    views=(("bad.x", "loans"),),
+                )
+            ],
+            "the numbers of the kind: held, supply",
+        ),
     ],
 )
 def test_bad_native_declarations_are_refused_with_the_variants_name(
@@ -1036,3 +1068,20 @@ def test_a_simulations_random_agents_play_the_same_games_on_both_engines(
         shares = ttr_core.new_game("pennsylvania", 3, seed=1)
         with pytest.raises(SimulationError, match="cannot run on the native engine"):
             play_game(shares, [RandomAgent()] * 3, 1)
+
+
+def test_a_view_key_two_variants_declare_is_refused_with_the_second_ones_name(
+    variant: Any,
+) -> None:
+    routes = len(ttr_core.load_map("nederland").routes)
+    rule = NativeRule(
+        "claim_tokens",
+        per_route=(0,) * routes,
+        key="bad",
+        record=tuple,
+        views=(("tolls.loans", "held"),),
+    )
+    variant("bad", Bad([rule]))
+    with pytest.raises(PluginError, match="variant 'bad'") as err:
+        Playout.new("nederland", 2, seed=1, variants=["tolls", "bad"])
+    assert "the view key 'tolls.loans' is declared by variant 'tolls' too" in str(err.value)

@@ -169,3 +169,217 @@ def test_a_neutral_owner_beyond_two_seats_plays_on_the_python_kernel() -> None:
     reason = native._beyond_limits(None, None, None, None, rule, 3)
     assert reason is not None and "3 seats" in reason
     assert native._beyond_limits(None, None, None, None, rule, 2) is None
+
+
+# -- observations of the variants' numbers, written by the engine ----------------------
+
+#: A game of each variant that shows numbers in its view (each kind's numbers).
+OBSERVED = [
+    ("europe", 4, None, None),  # tunnels (asked, turned up), stations (at)
+    ("europe", 2, None, {"stations": {"stations": 0}, "tunnels": {"reveal": 2}}),  # none to build
+    ("switzerland", 3, None, None),  # tunnels
+    ("nederland", 2, ["tolls", "neutral"], None),  # money, loans; the neutral player's
+    ("nederland", 4, None, {"tolls": {"start_value": 6}}),  # loans early
+    ("amsterdam", 3, None, {"merchandise": {"cards": 3}}),  # held, the supply runs out
+]
+
+
+@pytest.mark.parametrize(("map", "players", "variants", "options"), OBSERVED)
+def test_the_engine_observes_the_variants_numbers_as_the_view_shows_them(
+    map: str, players: int, variants: Any, options: Any
+) -> None:
+    """Every seat's vector at every step, written by the engine (``observe`` of a
+    native playout) and by the Python encoder from the view, bit for bit: the
+    variants' decisions (the pending slot ``other``), the neutral player's
+    routes (the ``other`` owner column) and each declared number."""
+    numpy = pytest.importorskip("numpy")
+    from ttr_core.observation import observation_encoder
+
+    met: set[str] = set()
+    for seed in range(4):
+        play = Playout.new(map, players, seed=seed, variants=variants, options=options)
+        assert play.engine == "native"
+        rules = play.snapshot().rules
+        given = {name: dict(values) for name, values in rules.options}
+        encoder = observation_encoder(rules.board, players, rules.variants, given)
+        assert encoder.natively and encoder._variant_slots
+        out = numpy.full(encoder.size, 7.0, dtype=numpy.float32)
+        rng = random.Random(seed)
+        while True:
+            state = play.snapshot()
+            if state.pending is not None and state.pending.kind not in native.KINDS:
+                met.add("decision")
+            if any(owner == players for owner in state.owners):
+                met.add("neutral routes")
+            for seat in range(players):
+                assert encoder.observe(play, seat, out) is out
+                want = numpy.array(encoder.encode_state(state, seat), numpy.float32)
+                assert out.tobytes() == want.tobytes(), (seed, play.ply, seat)
+                variant_part = want[
+                    len(want) - sum(1 if n is None else n for _, n, _ in encoder._variant_slots) :
+                ]
+                if variant_part.any():
+                    met.add("numbers")
+            if play.is_over():
+                break
+            ids = play.legal_ids()
+            play.apply_id(ids[rng.randrange(len(ids))])
+    assert "numbers" in met
+    if map in ("europe", "switzerland") or variants:
+        assert "decision" in met
+    if variants:
+        assert "neutral routes" in met
+
+
+class _ShowsTheTurn:
+    """A variant that only shows a number in its view, declaring nothing."""
+
+    @ttr_core.hookimpl
+    def ttr_player_view(self, state: ttr_core.GameState) -> Any:
+        return {"shown.turn": state.turn}
+
+    @ttr_core.hookimpl
+    def ttr_view_types(self) -> Any:
+        return {"shown.turn": int}
+
+
+def test_a_view_number_no_rule_declares_is_observed_by_the_python_encoder() -> None:
+    """The engine plays the game (the view changes nothing it plays), but writes
+    no vector it cannot fill: the encoder observes from a snapshot, the same
+    numbers."""
+    numpy = pytest.importorskip("numpy")
+    from ttr_core.observation import observation_encoder
+
+    ttr_core.register_variant("shown", _ShowsTheTurn())
+    try:
+        play = Playout.new("europe", 3, seed=2, variants=["tunnels", "shown"])
+        assert play.engine == "native"
+        rules = play.snapshot().rules
+        encoder = observation_encoder(rules.board, 3, rules.variants)
+        assert not encoder.natively
+        play.play_random(2, 30)
+        for seat in range(3):
+            got = encoder.observe(play, seat, numpy.zeros(encoder.size, dtype=numpy.float32))
+            want = numpy.array(encoder.encode_state(play.snapshot(), seat), numpy.float32)
+            assert got.tobytes() == want.tobytes()
+            assert got[encoder.names.index("variant:shown.turn")] == play.snapshot().turn
+    finally:
+        ttr_core.unregister_variant("shown")
+
+
+def test_the_engines_view_numbers_are_the_declarations() -> None:
+    from ttr_core.model.declarations import NATIVE_VIEWS
+
+    declared = tuple(f"{kind}.{name}" for kind, names in NATIVE_VIEWS.items() for name in names)
+    assert native_package._engine is not None
+    assert declared == native_package._engine.VIEWS
+
+
+def test_the_engine_refuses_a_layout_with_numbers_it_cannot_write() -> None:
+    """A number of a kind the game does not play, or placed outside the vector
+    or over the core's parts, is refused before any is kept."""
+    from ttr_core.observation import observation_encoder
+
+    play = Playout.new("europe", 3, seed=1)
+    rules = play.snapshot().rules
+    given = {name: dict(values) for name, values in rules.options}
+    encoder = observation_encoder(rules.board, 3, rules.variants, given)
+    ints, scale, slots, deck, parts = encoder._native_layout()  # type: ignore[misc]
+    assert parts
+    fresh = native._build(rules).config  # not the rule set's own
+    at = ints[-7]  # at_ending
+    size = ints[14]
+    for bad in [
+        ((4, at + 4, 1.0),),  # tokens: Europe has none
+        ((3, size - 1, 1.0),),  # stations' row past the end
+        ((1, at, 1.0),),  # over the ending row
+        ((1, at + 4, 0.0),),  # no scale
+        ((99, at + 4, 1.0),),
+        ((1, at + 4),),
+        ((1, at + 4, 1.0),) * 17,
+    ]:
+        with pytest.raises((ValueError, TypeError)):
+            fresh.set_layout(ints, scale, slots, deck, bad)
+        assert not fresh.has_layout
+    fresh.set_layout(ints, scale, slots, deck, parts)
+    assert fresh.has_layout
+
+
+def test_observers_in_many_threads_write_the_python_encoders_numbers(
+    busy_switching: None,
+) -> None:
+    """Fresh encoders (the engine's layout worked out and given to the engine by
+    whichever thread comes first), each thread its own playouts."""
+    import threading
+
+    numpy = pytest.importorskip("numpy")
+    from ttr_core.observation import observation_encoder
+
+    # A board of its own: no rule set, engine or encoder kept for it yet.
+    board = attrs.evolve(ttr_core.load_map("switzerland"))
+    failures: list[str] = []
+
+    def observe(seed: int) -> None:
+        try:
+            play = Playout.new(board, 2, seed=seed)
+            rules = play.snapshot().rules
+            encoder = observation_encoder(board, 2, rules.variants)
+            out = numpy.zeros(encoder.size, dtype=numpy.float32)
+            rng = random.Random(seed)
+            while not play.is_over():
+                seat = play.current_player
+                assert seat is not None
+                encoder.observe(play, seat, out)
+                want = numpy.array(encoder.encode_state(play.snapshot(), seat), numpy.float32)
+                if out.tobytes() != want.tobytes():
+                    failures.append(f"seed {seed} ply {play.ply}")
+                    return
+                ids = play.legal_ids()
+                play.apply_id(ids[rng.randrange(len(ids))])
+        except Exception as exc:  # reported below
+            failures.append(f"seed {seed}: {exc!r}")
+
+    threads = [threading.Thread(target=observe, args=(seed,)) for seed in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
+def test_the_kit_catches_an_observation_the_engine_writes_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``native_agrees`` compares every seat's vector too: a declaration naming
+    the wrong number (here the neutral player's marker and round swapped, both
+    one number, so the shapes agree) fails it; the true one passes."""
+    from ttr_core.testing import GamePlay, check_game, invariants_for
+
+    def played(board: Any) -> GamePlay:
+        states = [ttr_core.new_game(board, 2, seed=3, variants=["tolls", "neutral"])]
+        actions = []
+        rng = random.Random(3)
+        while not states[-1].is_over:
+            legal = ttr_core.legal_actions(states[-1])
+            actions.append(legal[rng.randrange(len(legal))])
+            states.append(ttr_core.apply(states[-1], actions[-1]))
+        return GamePlay(tuple(states), tuple(actions))
+
+    def messages(board: Any) -> list[str]:
+        play = played(board)
+        chosen = list(invariants_for(play.states[0].rules, only=["native_agrees"]))
+        assert chosen
+        return [v.message for v in check_game(play, chosen)]
+
+    assert messages(attrs.evolve(ttr_core.load_map("nederland"))) == []
+    real = native._views
+
+    def swapped(declared: Any) -> Any:
+        found = real(declared)
+        codes = {key: code for key, code, _ in found}
+        swap = {"neutral.marker": "neutral.round", "neutral.round": "neutral.marker"}
+        return tuple((key, codes[swap.get(key, key)], shape) for key, code, shape in found)
+
+    monkeypatch.setattr(native, "_views", swapped)
+    seen = messages(attrs.evolve(ttr_core.load_map("nederland")))  # rules made anew
+    assert any("the native engine observes seat" in message for message in seen), seen

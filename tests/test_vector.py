@@ -17,8 +17,8 @@ np = pytest.importorskip("numpy")
 from ttr_core.vector import VectorGames  # noqa: E402 - needs NumPy
 
 
-def _run(engine: str, map: str, players: int, steps: int) -> list[Any]:
-    games = VectorGames(map, players, count=8, seed=3, engine=engine)
+def _run(engine: str, map: str, players: int, steps: int, variants: Any = None) -> list[Any]:
+    games = VectorGames(map, players, count=8, seed=3, engine=engine, variants=variants)
     obs, masks, seats = games.reset()
     seen: list[Any] = [(obs.tobytes(), masks.tobytes(), seats.tolist())]
     rng = random.Random(1)
@@ -33,10 +33,22 @@ def _run(engine: str, map: str, players: int, steps: int) -> list[Any]:
 
 
 @pytest.mark.skipif(not native_package.available, reason="the native engine was not built")
-@pytest.mark.parametrize(("map", "players", "steps"), [("newyork", 2, 150), ("usa", 3, 450)])
-def test_the_games_are_the_same_on_both_engines(map: str, players: int, steps: int) -> None:
-    native_run = _run("native", map, players, steps)
-    python_run = _run("python", map, players, steps)
+@pytest.mark.parametrize(
+    ("map", "players", "steps", "variants"),
+    [
+        ("newyork", 2, 150, None),
+        ("usa", 3, 450, None),
+        # The variants' numbers observed by the engine: tunnels and stations (the
+        # engine deals too), tolls and the neutral player (new_game deals).
+        ("europe", 3, 500, None),
+        ("nederland", 2, 400, ["tolls", "neutral"]),
+    ],
+)
+def test_the_games_are_the_same_on_both_engines(
+    map: str, players: int, steps: int, variants: Any
+) -> None:
+    native_run = _run("native", map, players, steps, variants)
+    python_run = _run("python", map, players, steps, variants)
     assert native_run == python_run
     assert any(any(step[3]) for step in native_run[1:-1])  # games ended and were dealt again
 

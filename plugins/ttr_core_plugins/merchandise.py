@@ -139,6 +139,7 @@ def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
             ranks=MERCHANDISE_POINTS[rules.players],
             key=NAME,
             record=MerchandiseState,
+            views=((f"{NAME}.held", "held"), (f"{NAME}.deck", "supply")),
         )
     ]
 

@@ -234,6 +234,11 @@ def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
             record=_native_state,
             read=_native_numbers,
             actions=tuple(ChooseNeutralRoute(0, route) for route in printed),
+            views=(
+                (f"{NAME}.cars", "cars"),
+                (f"{NAME}.marker", "marker"),
+                (f"{NAME}.round", "round"),
+            ),
         )
     ]
 

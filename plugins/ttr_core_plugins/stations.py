@@ -300,6 +300,7 @@ def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
                 for colour in colours
                 for wilds in range(max(most, 1) + 1)
             ),
+            views=((AT, "at"),),
         )
     ]
 

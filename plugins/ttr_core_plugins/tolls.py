@@ -185,6 +185,7 @@ def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
             ranks=TOLL_BONUS[rules.players],
             key=NAME,
             record=TollState,
+            views=((f"{NAME}.holdings", "money"), (f"{NAME}.loans", "loans")),
         )
     ]
 

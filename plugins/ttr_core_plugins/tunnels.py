@@ -204,6 +204,7 @@ def ttr_native_rules(rules: GameRules) -> list[NativeRule]:
             decision=PAY,
             record=TunnelWait,
             actions=(*(PayTunnel(0, k) for k in range(reveal + 1)), GiveUpTunnel(0)),
+            views=((ASKED, "asked"), (TURNED_UP, "turned_up")),
         )
     ]
 

@@ -176,7 +176,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         # A new game of the configuration, whose board, rules and names a game the
         # compiled engine deals in place takes (when it deals as new_game does).
         self._template = trial
-        self._deals = native.deals(rules) and not self.encoder._variant_slots
+        self._deals = native.deals(rules) and self.encoder.natively
         self.space = rules_space(rules)
 
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
@@ -366,7 +366,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         seat = eyes.tracker.seat
         deciding = play.current_player == seat
         game = play._compiled()
-        if game is not None and not self.encoder._variant_slots:
+        if game is not None and self.encoder.natively:
             # The compiled engine writes both, in C (the encoder's layout given once).
             game.observe(seat, eyes.vector, self._layout)
             if deciding:

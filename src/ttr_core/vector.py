@@ -115,7 +115,7 @@ class VectorGames:
         #: Which engine plays the games: ``"native"`` or ``"python"``.
         self.engine: str = probe.engine
         self._deal_natively = (
-            self.engine == "native" and native.deals(rules) and (not self.encoder._variant_slots)
+            self.engine == "native" and native.deals(rules) and self.encoder.natively
         )
         self._layout = self.encoder._native_layout()
         self.observations: npt.NDArray[np.float32] = np.zeros(
@@ -243,7 +243,7 @@ class VectorGames:
         assert seat is not None  # a game that ended was dealt again
         self.seats[i] = seat
         game = play._compiled()
-        if game is not None and not self.encoder._variant_slots:
+        if game is not None and self.encoder.natively:
             game.observe(seat, self.observations[i], self._layout)
             game.legal_mask(self.masks[i])
         else:

@@ -8,6 +8,7 @@ when this module is imported (``ttr_core.checking`` imports it).
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
@@ -36,6 +37,7 @@ from ttr_core.model.state import (
     cards_outside_hands,
 )
 from ttr_core.native import why_not as why_not_native
+from ttr_core.observation import ObservationEncoder, observation_encoder
 from ttr_core.rules.action_ids import legal_action_ids
 from ttr_core.rules.consistency import car_accounting, display_rules, route_ownership
 from ttr_core.rules.determinize import determinize
@@ -384,14 +386,20 @@ def playout_agrees(play: GamePlay) -> Iterator[str]:
 def native_agrees(play: GamePlay) -> Iterator[str]:
     """Played on the compiled engine (when it was built and the game's
     variants all declare native rules: ``ttr_native_rules``), the game's
-    actions list the same legal actions and ids, reach the same states, and
-    the engine's own count at the end (totals and winners) is
-    ``final_scores``': a variant's native declaration that is not all it does
-    shows here. Holds trivially for a game that does not run natively."""
-    if why_not_native(play.states[0]) is not None:
+    actions list the same legal actions and ids, reach the same states, every
+    seat's observation vector the engine writes is the Python encoder's (where
+    the engine writes the variants' numbers: ``NativeRule.views``), and the
+    engine's own count at the end (totals and winners) is ``final_scores``': a
+    variant's native declaration that is not all it does shows here. Holds
+    trivially for a game that does not run natively."""
+    first = play.states[0]
+    if why_not_native(first) is not None:
         return
-    playout = Playout(play.states[0], engine="native")
-    yield from _agrees(playout, play)
+    playout = Playout(first, engine="native")
+    rules = first.rules
+    options = {variant: dict(values) for variant, values in rules.options}
+    encoder = observation_encoder(first.board, len(first.players), rules.variants, options)
+    yield from _agrees(playout, play, encoder if encoder.natively else None)
     last = play.states[-1]
     if last.is_over and playout.is_over() and playout.snapshot() == last:
         scores = final_scores(last)
@@ -401,9 +409,16 @@ def native_agrees(play: GamePlay) -> Iterator[str]:
             yield "the native engine's count gives other totals than final_scores"
 
 
-def _agrees(playout: Playout, play: GamePlay) -> Iterator[str]:
+def _agrees(
+    playout: Playout, play: GamePlay, encoder: ObservationEncoder | None = None
+) -> Iterator[str]:
     native = playout.engine == "native"
     for i, action in enumerate(play.actions):
+        if encoder is not None:
+            seen = _observed_otherwise(encoder, playout, play.states[i])
+            if seen is not None:
+                yield f"the native engine observes seat {seen} otherwise after {i} actions"
+                return
         state = play.states[i]
         if playout.legal_actions() != legal_actions(state):
             yield f"the playout lists other legal actions after {i} actions"
@@ -419,6 +434,23 @@ def _agrees(playout: Playout, play: GamePlay) -> Iterator[str]:
         if playout.snapshot() != play.states[i + 1]:
             yield f"the playout reaches another state after {i + 1} actions"
             return
+    if encoder is not None:
+        seen = _observed_otherwise(encoder, playout, play.states[-1])
+        if seen is not None:
+            yield f"the native engine observes seat {seen} otherwise at the end"
+
+
+def _observed_otherwise(
+    encoder: ObservationEncoder, playout: Playout, state: GameState
+) -> int | None:
+    """The first seat whose vector the engine writes otherwise than the Python
+    encoder does from ``state`` (both as 32-bit floats), or ``None``."""
+    for seat in range(len(state.players)):
+        if list(encoder.observe(playout, seat)) != list(
+            array("f", encoder.encode_state(state, seat))
+        ):
+            return seat
+    return None
 
 
 _CORE: list[tuple[Kind, Callable[..., Iterable[str] | None], int]] = [

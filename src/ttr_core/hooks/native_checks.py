@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from ttr_core.hooks.checks import MAX_TICKET_POINTS, _bad, _kind
 from ttr_core.model.actions import Action
 from ttr_core.model.board import Board
-from ttr_core.model.declarations import NATIVE_KINDS, NativeRule
+from ttr_core.model.declarations import NATIVE_KINDS, NATIVE_VIEWS, NativeRule
 from ttr_core.model.gamerules import HookImpl
 
 
@@ -114,3 +114,26 @@ def _native_play_rule(impl: HookImpl, rule: NativeRule, board: Board) -> None:
         _bad(impl, f"{kind}: a record class (or function), not {_kind(rule.record)}")
     if rule.tie_break and kind not in ("longest_trail", "stations"):
         _bad(impl, f"{kind}: breaks no tie (longest_trail and stations do)")
+    _native_views(impl, rule)
+
+
+def _native_views(impl: HookImpl, rule: NativeRule) -> None:
+    """``views``: pairs of a view key (each once) and a number of the kind."""
+    numbers = NATIVE_VIEWS.get(rule.kind, {})
+    views = rule.views
+    if not isinstance(views, tuple) or not all(
+        isinstance(pair, tuple)
+        and len(pair) == 2
+        and isinstance(pair[0], str)
+        and pair[0]
+        and isinstance(pair[1], str)
+        and pair[1] in numbers
+        for pair in views
+    ):
+        known = ", ".join(numbers) or "none"
+        _bad(
+            impl,
+            f"{rule.kind}: views holds pairs (view key, number), the numbers of the kind: {known}",
+        )
+    if len({key for key, _ in views}) != len(views):
+        _bad(impl, f"{rule.kind}: a view key named twice in views")

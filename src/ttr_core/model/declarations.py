@@ -371,6 +371,29 @@ NATIVE_KINDS = (
     "neutral_owner",
 )
 
+#: The numbers of a kind's state the compiled engine can write into an
+#: observation vector (:attr:`NativeRule.views`), each by name; ``[per ...]``
+#: marks a tuple, the others are one number:
+#:
+#: - ``tunnel``: ``asked`` (the cards more a waiting tunnel asks, 0 when none
+#:   waits), ``turned_up`` (the cards it turned up per card index, the wild
+#:   last; 0s when none waits) [per card kind];
+#: - ``stations``: ``at`` (per location: 0 without a station, else 1 + its
+#:   owner's seat counted from the viewer, 1 the viewer's own) [per location];
+#: - ``claim_tokens``: ``held`` (each seat's tokens) [per seat], ``supply``
+#:   (the tokens left);
+#: - ``route_tolls``: ``money`` (the viewer's own money), ``loans`` (each
+#:   seat's loans) [per seat];
+#: - ``neutral_owner``: ``cars`` (its trains), ``marker`` (the seat holding
+#:   the marker), ``round`` (the round being played: turns // seats + 1).
+NATIVE_VIEWS: dict[str, dict[str, str | None]] = {
+    "tunnel": {"asked": None, "turned_up": "card kind"},
+    "stations": {"at": "location"},
+    "claim_tokens": {"held": "seat", "supply": None},
+    "route_tolls": {"money": None, "loans": "seat"},
+    "neutral_owner": {"cars": None, "marker": None, "round": None},
+}
+
 
 @attrs.frozen
 class NativeRule:
@@ -415,3 +438,10 @@ class NativeRule:
     #: The variant's value under ``key`` to a mapping of the kind's numbers
     #: (``neutral_owner``; the other kinds read the record's attributes).
     read: Any = None
+    #: The view keys (``ttr_player_view``) that show the kind's numbers, as
+    #: pairs ``(view key, number)`` with the numbers :data:`NATIVE_VIEWS`
+    #: names: an observation encoder reads them from the compiled engine's
+    #: state instead of a frozen state's view. A game is observed in C only
+    #: when every view key the encoder encodes is declared this way; the
+    #: tests hold each number equal to the view's.
+    views: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_tupled)

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 #: The interface version of the engine these sources compile (``_engine.ABI``).
-ABI = 3
+ABI = 4
 
 _engine: ModuleType | None
 try:

@@ -47,7 +47,6 @@ static PyObject *step_batch(PyObject *module, PyObject *args) {
     }
     ConfigObject *c = ((GameObject *)PyTuple_GET_ITEM(games, 0))->config;
     if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
-    if (!OBSERVES(c)) { PyErr_SetString(PyExc_RuntimeError, "no native observation of tunnels or stations"); return NULL; }
     Py_buffer views[6];
     int got = 0;
     Py_ssize_t sizes[6] = {8 * count, 4 * count * c->obs_size, count * c->nids, 4 * count * c->players,
@@ -156,11 +155,20 @@ PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&ConfigType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
     PyObject *m = PyModule_Create(&engine_module);
     if (!m) return NULL;
+    /* VIEWS: the variants' numbers an observation can show, VW_* 1 first */
+    PyObject *views = PyTuple_New(VW_COUNT - 1);
+    if (!views) { Py_DECREF(m); return NULL; }
+    for (int i = 1; i < VW_COUNT; i++) {
+        PyObject *name = PyUnicode_FromString(VIEW_NAMES[i]);
+        if (!name) { Py_DECREF(views); Py_DECREF(m); return NULL; }
+        PyTuple_SET_ITEM(views, i - 1, name);
+    }
+    if (PyModule_AddObject(m, "VIEWS", views) < 0) { Py_DECREF(views); Py_DECREF(m); return NULL; }
     Py_INCREF(&ConfigType);
     Py_INCREF(&GameType);
     if (PyModule_AddObject(m, "Config", (PyObject *)&ConfigType) < 0 ||
         PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", 3) < 0) {
+        PyModule_AddIntConstant(m, "ABI", 4) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -2,6 +2,7 @@
 from typing import Any
 
 ABI: int
+VIEWS: tuple[str, ...]
 
 class Config:
     size: int
@@ -19,6 +20,7 @@ class Config:
         score_scale: float,
         slots: tuple[int, ...],
         deck: tuple[int, ...],
+        views: tuple[tuple[int, int, float], ...],
         /,
     ) -> None: ...
     def set_play(

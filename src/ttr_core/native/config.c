@@ -223,12 +223,15 @@ static int config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     return 0;
 }
 
-/* set_layout(ints, score_scale, kind slots, deck divisors): the observation
- * layout of ttr_core.observation (see ttr_core.observation.encoder). */
+/* set_layout(ints, score_scale, kind slots, deck divisors, variant numbers):
+ * the observation layout of ttr_core.observation (see
+ * ttr_core.observation.encoder); the variant numbers as (VW_*, where, scale)
+ * each, every one of a variant the config plays. */
 static PyObject *config_set_layout(ConfigObject *self, PyObject *args) {
-    PyObject *ints, *slots, *deck;
+    PyObject *ints, *slots, *deck, *views;
     double score_scale;
-    if (!PyArg_ParseTuple(args, "OdOO", &ints, &score_scale, &slots, &deck)) return NULL;
+    if (!PyArg_ParseTuple(args, "OdOOO!", &ints, &score_scale, &slots, &deck, &PyTuple_Type, &views))
+        return NULL;
     long v[32];
     Py_ssize_t n;
     if (read_ints(ints, v, 32, &n) < 0) return NULL;
@@ -255,6 +258,32 @@ static PyObject *config_set_layout(ConfigObject *self, PyObject *args) {
         self->at_routes + self->nroutes * self->width > self->at_ending) {
         PyErr_SetString(PyExc_ValueError, "an inconsistent layout");
         return NULL;
+    }
+    Py_ssize_t nviews = PyTuple_GET_SIZE(views);
+    if (nviews > MAXVIEWS) { PyErr_SetString(PyExc_ValueError, "too many variant numbers"); return NULL; }
+    int what[MAXVIEWS], at[MAXVIEWS];
+    double scale[MAXVIEWS];
+    for (Py_ssize_t i = 0; i < nviews; i++) {
+        PyObject *part = PyTuple_GET_ITEM(views, i);
+        long w = 0, a = 0;
+        if (!PyTuple_Check(part) || PyTuple_GET_SIZE(part) != 3 || get_int(part, 0, &w) < 0 ||
+            get_int(part, 1, &a) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a variant number: (what, where, scale)");
+            return NULL;
+        }
+        double sc = PyFloat_AsDouble(PyTuple_GET_ITEM(part, 2));
+        if (sc == -1.0 && PyErr_Occurred()) return NULL;
+        int len = w > 0 && w < VW_COUNT ? view_length(self, (int)w) : 0;
+        /* of a variant the config plays, after the core's parts, inside the vector */
+        if (!len || !(sc > 0) || a < self->at_ending + 4 || a > self->obs_size - len) {
+            PyErr_SetString(PyExc_ValueError, "a variant number the config cannot write");
+            return NULL;
+        }
+        what[i] = (int)w; at[i] = (int)a; scale[i] = sc;
+    }
+    self->nviews = (int)nviews;
+    for (Py_ssize_t i = 0; i < nviews; i++) {
+        self->view_what[i] = what[i]; self->view_at[i] = at[i]; self->view_scale[i] = scale[i];
     }
     self->score_scale = score_scale;
     self->has_layout = 1;
@@ -518,6 +547,7 @@ static PyObject *config_set_play(ConfigObject *self, PyObject *args) {
             return NULL;
         }
         self->stations = (int)most;
+        self->has_stations = 1; /* declared, even with none a seat (its view: no station) */
         self->station_points = (int)points;
         self->station_wilds = w;
         self->has_play = 1;

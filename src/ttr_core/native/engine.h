@@ -24,6 +24,7 @@
 #define MAXAMOUNT 1000000 /* tokens, money, a toll */
 #define MAXGOALS 8    /* a ticket's destinations */
 #define MAX_RESETS 100 /* MAX_DISPLAY_RESETS of the Python kernel */
+#define MAXVIEWS 16   /* variant numbers in an observation */
 
 #if defined(_MSC_VER)
 #include <intrin.h>
@@ -45,6 +46,12 @@ enum { V_NONE = 0, V_PAY = 1, V_GIVE_UP = 2, V_STATION = 3, V_CHOOSE = 4 };
 enum { TIE_TRAIL = 1, TIE_STATIONS = 2 };
 enum { END_NONE = 0, END_CARS = 1, END_STALEMATE = 2 };
 enum { RET_DISCARD = 0, RET_BOTTOM = 1, RET_BOX = 2 };
+/* the variants' numbers an observation shows (NativeRule.views), in the
+ * order of VIEW_NAMES (observe.c) and ttr_core.model.declarations.NATIVE_VIEWS */
+enum {
+    VW_TUNNEL_ASKED = 1, VW_TUNNEL_TURNED_UP, VW_STATIONS_AT, VW_TOKENS_HELD, VW_TOKENS_SUPPLY,
+    VW_TOLLS_MONEY, VW_TOLLS_LOANS, VW_NEUTRAL_CARS, VW_NEUTRAL_MARKER, VW_NEUTRAL_ROUND, VW_COUNT
+};
 
 typedef struct {
     int16_t nstart, start[16];             /* start places */
@@ -87,6 +94,7 @@ typedef struct {
     int has_tunnels, reveal;         /* tunnel: declared; cards a claim turns up */
     int tunnel_pay[MAXCOUNT + 1], tunnel_give_up;
     int stations, station_points;    /* stations per seat (0: none), points per unbuilt */
+    int has_stations;                /* stations: declared */
     int station_wilds;               /* ids per (location, colour): max(stations, 1) + 1 */
     int32_t *station_id;             /* [location][colour; kinds-1: wilds alone][wilds] */
     uint8_t *vid_kind;               /* variant id - core_ids -> V_* */
@@ -112,6 +120,9 @@ typedef struct {
     double score_scale;
     int kind_slot[4];
     int deck_div[MAXK];
+    int nviews;                      /* the variants' numbers: what, where, scaled by */
+    int view_what[MAXVIEWS], view_at[MAXVIEWS];
+    double view_scale[MAXVIEWS];
     /* the deal (ttr_core.rules.setup.new_game), once set */
     int has_deal, starting_hand, cars_per_player, start_dealt;
     int deck_counts[MAXK];
@@ -225,9 +236,9 @@ int apply_id(GameObject *g, int id);
 /* scoring.c */
 void score(GameObject *g, int *totals, int *completed, int *won);
 
-/* observe.c: the observation leaves out what variants keep (tunnels, stations) */
-#define OBSERVES(c) (!(c)->has_tunnels && !(c)->stations && !(c)->has_tokens && !(c)->has_tolls && \
-                     !(c)->has_neutral)
+/* observe.c */
+extern const char *VIEW_NAMES[VW_COUNT];
+int view_length(ConfigObject *c, int what);
 void write_observation(GameObject *self, int seat, float *out);
 
 /* game.c */

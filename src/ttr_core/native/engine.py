@@ -27,7 +27,7 @@ from ttr_core.errors import ArgumentError, IllegalAction, PluginError, TtrError
 from ttr_core.hooks import calls
 from ttr_core.model.actions import Action
 from ttr_core.model.board import GRAY, wilds_pay
-from ttr_core.model.declarations import NativeRule
+from ttr_core.model.declarations import NATIVE_VIEWS, NativeRule
 from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import (
     GameState,
@@ -324,7 +324,30 @@ def _build(rules: GameRules) -> Any:
         toll_key=tolls.key if tolls else None,
         toll=tolls.record if tolls else None,
         neutral=neutral,
+        views=_views(declared),
     )
+
+
+def _views(declared: list[tuple[str, NativeRule]]) -> tuple[tuple[str, int, str | None], ...]:
+    """The view keys the declared rules show the engine's numbers under: ``(view
+    key, the engine's number, its shape)`` each (``Prepared.views``)."""
+    assert _package._engine is not None  # _build checked it
+    names: tuple[str, ...] = _package._engine.VIEWS
+    found: list[tuple[str, int, str | None]] = []
+    by_key: dict[str, str] = {}
+    for variant, rule in declared:
+        for key, number in rule.views:
+            if key in by_key:
+                raise PluginError(
+                    f"variant {variant!r}: hook ttr_native_rules: the view key {key!r} is "
+                    f"declared by variant {by_key[key]!r} too",
+                    variant=variant,
+                    hook="ttr_native_rules",
+                )
+            by_key[key] = variant
+            code = names.index(f"{rule.kind}.{number}") + 1
+            found.append((key, code, NATIVE_VIEWS[rule.kind][number]))
+    return tuple(found)
 
 
 def _neutral_config(rule: NativeRule | None, ids: tuple[int, ...]) -> tuple[Any, ...]:

@@ -431,7 +431,6 @@ static PyObject *game_observe(GameObject *self, PyObject *args) {
     if (check_usable(self) < 0) return NULL;
     ConfigObject *c = self->config;
     if (!c->has_layout) { PyErr_SetString(PyExc_RuntimeError, "no observation layout set"); return NULL; }
-    if (!OBSERVES(c)) { PyErr_SetString(PyExc_RuntimeError, "no native observation of tunnels or stations"); return NULL; }
     if (seat < 0 || seat >= c->players) { PyErr_SetString(PyExc_ValueError, "not a seat"); return NULL; }
     Py_buffer view;
     if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;

@@ -47,6 +47,10 @@ class Prepared:
     toll: Any = None
     #: ``neutral_owner``: the rule (``None``: not played).
     neutral: NativeRule | None = None
+    #: The view keys the kinds' numbers are shown under (``NativeRule.views``):
+    #: ``(view key, the engine's number, its shape)``, the shape as
+    #: :data:`~ttr_core.model.declarations.NATIVE_VIEWS` gives it (``None``: one number).
+    views: tuple[tuple[str, int, str | None], ...] = ()
     # What is made once asked (the action objects): a cache of a frozen object.
     _kept: dict[str, Any] = attrs.field(factory=dict, repr=False)
 

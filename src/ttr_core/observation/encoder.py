@@ -22,6 +22,8 @@ from ttr_core.model.gamerules import GameRules
 from ttr_core.model.state import GameState
 from ttr_core.model.views import PlayerView, check_seat_argument, known_shown, offer_seen
 from ttr_core.native.engine import KINDS as native_kinds
+from ttr_core.native.engine import prepared as native_prepared
+from ttr_core.native.engine import why_not as native_why_not
 from ttr_core.observation.layout import (
     CORE_KINDS,
     _group,
@@ -74,7 +76,8 @@ class ObservationEncoder:
         default=(), repr=False
     )
     _variant_slots: tuple[_VariantSlot, ...] = attrs.field(default=(), repr=False)
-    # The layout's numbers for the compiled engine, worked out at its first use.
+    # The layout's numbers for the compiled engine, worked out at its first use
+    # (``()``: the engine cannot write this configuration's vector).
     _native_values: tuple[Any, ...] | None = attrs.field(default=None, init=False, repr=False)
     # The board's constants, worked out once per encoder (the encoder is kept).
     _layout: _Layout = attrs.field(init=False, repr=False)
@@ -239,33 +242,68 @@ class ObservationEncoder:
                 rules = game.base.rules
                 if not self._plays(rules.board, rules.players, rules):
                     state = play.snapshot()  # encode_state names the mismatch
-            if state is None and not self._variant_slots:
+            if state is None and self.natively:
                 if type(seat) is not int or not 0 <= seat < self.players:
                     raise ArgumentError(
                         f"seat must be a seat from 0 to {self.players - 1}, not {show(seat)}"
                     )
-                game.observe(seat, view, self._native_layout())
+                game.observe(seat, view, self._native_values)
             else:
                 numbers = self.encode_state(play.snapshot() if state is None else state, seat)
                 view.cast("B").cast("f")[:] = array.array("f", numbers)
         return out
 
-    def _native_layout(self) -> tuple[Any, ...]:
-        """The layout as the compiled engine takes it (``Config.set_layout``)."""
+    @property
+    def natively(self) -> bool:
+        """Whether the compiled engine writes this configuration's vectors itself
+        when it plays the game (:meth:`observe` of a native playout, the
+        adapters): every variant view key the vector holds is one its variant
+        declares in the engine's terms (``NativeRule.views``). Otherwise the
+        engine plays and the Python encoder observes from a snapshot."""
+        return self._native_layout() is not None
+
+    def _native_layout(self) -> tuple[Any, ...] | None:
+        """The layout as the compiled engine takes it (``Config.set_layout``), or
+        ``None`` when the engine cannot write this configuration's vectors."""
         found = self._native_values
         if found is None:
-            lay = self._layout
-            ints = (
-                lay.at_move, lay.at_pending, lay.at_over, lay.at_hand, lay.at_held,
-                lay.at_keep, lay.at_display, lay.at_piles, lay.at_ticket_discard,
-                lay.at_seats, lay.per_seat, lay.at_routes, lay.width, lay.at_ending,
-                self.size, lay.total_cards, lay.ticket_scale, lay.offer_scale,
-                lay.display_scale, lay.cars,
-            )  # fmt: skip
-            slots = tuple(lay.kind_slot[str(kind)] for kind in native_kinds)
-            found = (ints, lay.score_scale, slots, lay.deck)
+            found = self._native_parts()
             object.__setattr__(self, "_native_values", found)  # a cache of a frozen object
-        return found
+        return found or None
+
+    def _native_parts(self) -> tuple[Any, ...]:
+        """``Config.set_layout``'s arguments, or ``()`` (see :meth:`_native_layout`)."""
+        views: dict[str, tuple[int, str | None]] = {}
+        if self._variant_slots:
+            given = {variant: dict(values) for variant, values in self.options}
+            rules = game_rules(self.board, self.players, self.variants, given)
+            if native_why_not(rules) is not None:
+                return ()
+            views = {key: (code, shape) for key, code, shape in native_prepared(rules).views}
+        lay = self._layout
+        lengths = {
+            None: None,
+            "card kind": lay.kinds,
+            "location": len(self.board.locations),
+            "seat": self.players,
+        }
+        parts: list[tuple[int, int, float]] = []
+        at = lay.at_variants
+        for key, length, scale in self._variant_slots:
+            declared = views.get(key)
+            if declared is None or lengths[declared[1]] != length:
+                return ()  # a view key the engine does not know: the Python encoder's
+            parts.append((declared[0], at, scale))
+            at += 1 if length is None else length
+        ints = (
+            lay.at_move, lay.at_pending, lay.at_over, lay.at_hand, lay.at_held,
+            lay.at_keep, lay.at_display, lay.at_piles, lay.at_ticket_discard,
+            lay.at_seats, lay.per_seat, lay.at_routes, lay.width, lay.at_ending,
+            self.size, lay.total_cards, lay.ticket_scale, lay.offer_scale,
+            lay.display_scale, lay.cars,
+        )  # fmt: skip
+        slots = tuple(lay.kind_slot[str(kind)] for kind in native_kinds)
+        return (ints, lay.score_scale, slots, lay.deck, tuple(parts))
 
     def tracker(self, seat: int) -> ObservationTracker:
         """A new :class:`ObservationTracker` of seat ``seat``: this encoder's
