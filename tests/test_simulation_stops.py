@@ -316,3 +316,30 @@ def test_a_csv_writer_stopped_by_an_error_keeps_its_rows_under_partial(tmp_path:
     with TableWriter(path) as out:
         out.add(games[0])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv"]
+
+
+def test_a_stopped_pool_leaves_none_of_its_threads_running() -> None:
+    """The pool's own threads have ended when a stop returns: left running, the
+    manager thread races concurrent.futures' exit hook on its wake-up pipe (no
+    lock on Python 3.11), and ``ttr simulate`` stopped by SIGTERM once printed
+    an ``OSError: handle is closed`` traceback under its one-line message."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ttr_core.simulation import running
+
+    before = set(threading.enumerate())
+    pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn"))
+    futures = [pool.submit(time.sleep, 60) for _ in range(4)]
+    # Both workers started, each in the middle of a task (a spawned worker takes
+    # well under a second to start and fetch one).
+    deadline = time.monotonic() + START_WITHIN
+    while len(_workers(os.getpid())) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(1.0)
+    running._stop_pool(pool)
+    left = [thread.name for thread in threading.enumerate() if thread not in before]
+    assert left == []
+    assert all(future.done() for future in futures)

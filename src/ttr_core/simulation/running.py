@@ -462,6 +462,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # The executor has no public way to end its workers before Python 3.14
     # (terminate_workers); its process table is the one handle on them.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
@@ -471,6 +472,13 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(_STOP_GRACE)
+    # The pool's manager thread, left running by shutdown(wait=False), now finds
+    # its workers gone and closes its wake-up pipe. Let it finish here: were the
+    # interpreter to exit meanwhile, concurrent.futures' exit hook would write to
+    # that pipe as the thread closes it (no lock on Python 3.11) and print an
+    # "OSError: handle is closed" traceback under the run's one-line message.
+    if manager is not None:
+        manager.join(_STOP_GRACE)
 
 
 #: ``prctl`` option: the signal a process gets when its parent dies (Linux).
