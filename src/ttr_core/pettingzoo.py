@@ -172,11 +172,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         self._options = {variant: dict(values) for variant, values in rules.options}
         self._option_values = rules.options
         self.encoder = observation_encoder(self.board, players, rules.variants, self._options)
+        # The engine's layout (None: the engine cannot write this configuration's vectors).
         self._layout = self.encoder._native_layout()
         # A new game of the configuration, whose board, rules and names a game the
         # compiled engine deals in place takes (when it deals as new_game does).
         self._template = trial
-        self._deals = native.deals(rules) and self.encoder.natively
+        self._deals = native.deals(rules) and self._layout is not None
         self.space = rules_space(rules)
 
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
@@ -366,7 +367,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name; AECEnv is unt
         seat = eyes.tracker.seat
         deciding = play.current_player == seat
         game = play._compiled()
-        if game is not None and self.encoder.natively:
+        if game is not None and self._layout is not None:
             # The compiled engine writes both, in C (the encoder's layout given once).
             game.observe(seat, eyes.vector, self._layout)
             if deciding:

@@ -114,10 +114,11 @@ class VectorGames:
         probe = Playout(trial, engine)
         #: Which engine plays the games: ``"native"`` or ``"python"``.
         self.engine: str = probe.engine
-        self._deal_natively = (
-            self.engine == "native" and native.deals(rules) and self.encoder.natively
-        )
+        # The engine's layout (None: the engine cannot write this configuration's vectors).
         self._layout = self.encoder._native_layout()
+        self._deal_natively = (
+            self.engine == "native" and native.deals(rules) and self._layout is not None
+        )
         self.observations: npt.NDArray[np.float32] = np.zeros(
             (count, self.observation_size), dtype=np.float32
         )
@@ -243,7 +244,7 @@ class VectorGames:
         assert seat is not None  # a game that ended was dealt again
         self.seats[i] = seat
         game = play._compiled()
-        if game is not None and self.encoder.natively:
+        if game is not None and self._layout is not None:
             game.observe(seat, self.observations[i], self._layout)
             game.legal_mask(self.masks[i])
         else:
